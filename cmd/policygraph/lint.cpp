@@ -1,0 +1,183 @@
+#include "cmd/policygraph/lint.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "cmd/policygraph/cli.h"
+#include "lib/analysis/analysis.h"
+#include "lib/config/config.h"
+#include "lib/load/sources.h"
+#include "lib/report/report.h"
+#include "rules/engine.h"
+
+namespace pg::cli {
+
+namespace {
+
+struct LintOptions {
+  std::vector<std::string> paths;
+  std::vector<std::string> formats;
+  std::vector<std::string> outputs;
+  std::string failOn = "error";
+  std::string configPath;
+  std::string baselinePath;
+  std::string root;
+  std::string color = "auto";
+  unsigned jobs = 0;
+  bool quiet = false;
+  CLI::Option* formatOption = nullptr;
+  CLI::Option* outputOption = nullptr;
+};
+
+const std::set<std::string> kFormats = {"text", "json", "sarif", "junit", "github"};
+
+// `--format F --output FILE` pairs, in command-line order: an --output belongs to the --format
+// before it; a format without one goes to standard output.
+std::vector<OutputSpec> pairOutputs(const CLI::App& cmd, const LintOptions& o) {
+  std::vector<OutputSpec> specs;
+  std::size_t f = 0, out = 0;
+  for (const CLI::Option* opt : cmd.parse_order()) {
+    if (opt == o.formatOption) {
+      specs.push_back({o.formats.at(f++), {}});
+    } else if (opt == o.outputOption) {
+      if (specs.empty() || !specs.back().path.empty())
+        throw UsageError("--output " + o.outputs.at(out) + " must follow the --format it writes");
+      specs.back().path = o.outputs.at(out++);
+    }
+  }
+  std::size_t toStdout = 0;
+  for (const OutputSpec& s : specs) {
+    if (!kFormats.count(s.format))
+      throw UsageError("unknown format " + s.format + " (text, json, sarif, junit, github)");
+    toStdout += s.path.empty();
+  }
+  if (toStdout > 1) throw UsageError("only one --format can go to standard output; give the others an --output");
+  if (toStdout == 0 && !o.quiet) specs.insert(specs.begin(), {"text", {}});
+  return specs;
+}
+
+config::Config readConfig(const LintOptions& o, std::string& configDisplay) {
+  std::optional<std::filesystem::path> file;
+  if (!o.configPath.empty()) {
+    if (!std::filesystem::is_regular_file(o.configPath))
+      throw UsageError("no config file " + o.configPath);
+    file = o.configPath;
+  } else {
+    std::string first = o.paths.empty() || o.paths.front() == "-" ? "." : o.paths.front();
+    file = config::findConfig(first);
+  }
+  if (!file) return {};
+  configDisplay = file->string();
+  try {
+    std::filesystem::path root = o.root.empty()
+                                     ? std::filesystem::absolute(*file).parent_path()
+                                     : std::filesystem::absolute(o.root);
+    return config::loadConfig(*file, load::displayPath(*file, root.lexically_normal()));
+  } catch (const config::ConfigError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::set<std::string> readBaselineFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read baseline " + path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    return report::readBaseline(text);
+  } catch (const std::exception& e) {
+    throw UsageError("baseline " + path + " is not a policygraph JSON report: " + e.what());
+  }
+}
+
+void writeReport(std::ostream& out, const std::string& format, const report::ReportInput& input,
+                 bool color) {
+  if (format == "text") report::writeText(out, input, {color});
+  else if (format == "json") report::writeJson(out, input);
+  else if (format == "sarif") report::writeSarif(out, input);
+  else if (format == "junit") report::writeJunit(out, input);
+  else if (format == "github") report::writeGithub(out, input);
+}
+
+int run(const CLI::App& cmd, LintOptions& o) {
+  if (o.paths.empty()) o.paths.push_back(".");
+  std::vector<OutputSpec> outputs = pairOutputs(cmd, o);
+  std::optional<model::Severity> failOn;
+  if (o.failOn != "none") {
+    failOn = model::parseSeverity(o.failOn);
+    if (!failOn) throw UsageError("--fail-on takes error, warning, note or none");
+  }
+  std::string configFile;
+  config::Config config = readConfig(o, configFile);
+  std::set<std::string> baseline;
+  if (!o.baselinePath.empty()) baseline = readBaselineFile(o.baselinePath);
+
+  analysis::Inputs inputs;
+  inputs.paths = o.paths;
+  inputs.root = o.root.empty() ? analysis::findRoot(o.paths, configFile)
+                               : std::filesystem::absolute(o.root).lexically_normal();
+  inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end())
+    inputs.stdinText.assign(std::istreambuf_iterator<char>(std::cin), {});
+
+  analysis::Analysis result;
+  try {
+    result = analysis::analyze(std::move(config), inputs);
+  } catch (const load::InputError& e) {
+    throw UsageError(e.what());
+  }
+  rules::RuleRun run = rules::runRules(result, baseline);
+  std::vector<model::RuleInfo> catalogue = rules::catalogue();
+  report::ReportInput input{result, run.findings, catalogue, run.suppressed, run.baselined};
+
+  for (const OutputSpec& spec : outputs) {
+    if (spec.path.empty()) {
+      writeReport(std::cout, spec.format, input, spec.format == "text" && colorWanted(o.color));
+      std::cout.flush();
+      continue;
+    }
+    std::ofstream file(spec.path, std::ios::binary | std::ios::trunc);
+    if (!file) throw UsageError("cannot write " + spec.path);
+    writeReport(file, spec.format, input, false);
+    if (!file.flush()) throw UsageError("cannot write " + spec.path);
+  }
+  if (!failOn) return kClean;
+  bool failed = std::any_of(run.findings.begin(), run.findings.end(),
+                            [&](const model::Finding& f) { return f.severity >= *failOn; });
+  return failed ? kFindings : kClean;
+}
+
+}  // namespace
+
+void addLintCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<LintOptions>();
+  CLI::App* cmd = app.add_subcommand("lint", "Report findings; the exit status follows --fail-on");
+  cmd->add_option("PATH", o->paths, "Files, folders or - for standard input (default: .)");
+  o->formatOption = cmd->add_option("--format", o->formats,
+                                    "text, json, sarif, junit or github; repeatable")
+                        ->expected(1);
+  o->outputOption = cmd->add_option("--output", o->outputs,
+                                    "File for the --format before it; repeatable")
+                        ->expected(1);
+  cmd->add_option("--fail-on", o->failOn, "error, warning, note or none (default: error)");
+  cmd->add_option("--config", o->configPath,
+                  "Config file (default: .policygraph.yaml found upward from the first PATH)");
+  cmd->add_option("--baseline", o->baselinePath,
+                  "A JSON report whose findings are not reported again");
+  cmd->add_option("--root", o->root,
+                  "Repository root that reported paths are relative to (default: the config "
+                  "file's folder, else the enclosing git repository)");
+  cmd->add_option("--color", o->color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--jobs,-j", o->jobs, "Parallel jobs (default: all cores)")
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_flag("--quiet,-q", o->quiet, "No text on standard output when every format has a file");
+  cmd->callback([o, cmd, &exitCode] { exitCode = run(*cmd, *o); });
+}
+
+}  // namespace pg::cli

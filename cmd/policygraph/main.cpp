@@ -1,0 +1,84 @@
+// policygraph: argument parsing and wiring. Everything else lives in lib/ and rules/.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+
+#include "cmd/policygraph/cli.h"
+#include "cmd/policygraph/lint.h"
+#include "lib/report/report.h"
+#include "rules/engine.h"
+#include "rules/rule.h"
+
+namespace pg::cli {
+
+bool colorWanted(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* noColor = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) && !(noColor && *noColor) &&
+         !(term && std::string(term) == "dumb");
+}
+
+namespace {
+
+void addRulesCommand(CLI::App& app, int& exitCode) {
+  auto* cmd = app.add_subcommand("rules", "List the rules, or print one rule's documentation");
+  auto id = std::make_shared<std::string>();
+  cmd->add_option("ID", *id, "A rule ID, e.g. IN101");
+  cmd->callback([id, &exitCode] {
+    if (id->empty()) {
+      for (const model::RuleInfo& r : rules::catalogue()) {
+        std::cout << r.id << "  " << model::toString(r.severity);
+        for (std::size_t pad = model::toString(r.severity).size(); pad < 8; ++pad) std::cout << ' ';
+        std::cout << r.name << " - " << r.summary << '\n';
+      }
+      exitCode = kClean;
+      return;
+    }
+    const rules::Rule* rule = rules::findRule(*id);
+    if (!rule) throw UsageError("no rule " + *id + "; `policygraph rules` lists them all");
+    std::cout << rule->info.markdown;
+    exitCode = kClean;
+  });
+}
+
+}  // namespace
+
+}  // namespace pg::cli
+
+int main(int argc, char** argv) {
+  using namespace pg::cli;
+  CLI::App app{"policygraph: offline linter and simulator for Gateway API and service-mesh policy"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("policygraph ") +
+                                        std::string(pg::report::toolVersion()));
+  int exitCode = kClean;
+  addLintCommand(app, exitCode);
+  addRulesCommand(app, exitCode);
+  app.add_subcommand("version", "Print the version")->callback([] {
+    std::cout << "policygraph " << pg::report::toolVersion() << '\n';
+  });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kUsage;
+  } catch (const UsageError& e) {
+    std::cerr << "policygraph: " << e.what() << '\n';
+    return kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "policygraph: internal error: " << e.what() << '\n';
+    return kInternal;
+  }
+  return exitCode;
+}

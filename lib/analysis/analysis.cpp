@@ -1,0 +1,47 @@
+#include "lib/analysis/analysis.h"
+
+#include "lib/load/loader.h"
+#include "lib/load/sources.h"
+
+namespace pg::analysis {
+
+namespace fs = std::filesystem;
+
+Analysis analyze(config::Config config, const Inputs& inputs) {
+  Analysis a;
+  a.root = inputs.root;
+  std::vector<load::SourceEntry> sources =
+      load::collectSources(inputs.paths, inputs.root, config, a.problems);
+  load::LoadResult loaded =
+      load::loadSources(sources, config.limits, {inputs.jobs, inputs.stdinText});
+  a.files = std::move(loaded.files);
+  // Walk problems come first in discovery order; file problems in file order.
+  for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
+  a.store = model::Store(config.defaultNamespace);
+  a.store.build(std::move(loaded.resources));
+  a.config = std::move(config);
+  return a;
+}
+
+fs::path findRoot(const std::vector<std::string>& paths, const std::string& configPath) {
+  std::error_code ec;
+  if (!configPath.empty()) return fs::absolute(configPath, ec).parent_path().lexically_normal();
+  fs::path start = fs::current_path(ec);
+  for (const std::string& p : paths) {
+    if (p == "-") continue;
+    start = fs::absolute(p, ec).lexically_normal();
+    if (!fs::is_directory(start, ec)) start = start.parent_path();
+    break;
+  }
+  for (fs::path dir = start;; dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", ec)) return dir;
+    if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+  }
+  // No repository: the current folder if the input is inside it (paths stay clickable),
+  // else the input's own folder.
+  fs::path cwd = fs::current_path(ec);
+  fs::path rel = start.lexically_relative(cwd);
+  return !rel.empty() && *rel.begin() != ".." ? cwd : start;
+}
+
+}  // namespace pg::analysis

@@ -1,0 +1,40 @@
+// Runs the stages on one input and owns everything they produced. The whole analysis is a
+// value: `diff` builds two and compares them.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/config/config.h"
+#include "lib/load/problem.h"
+#include "lib/model/source.h"
+#include "lib/model/store.h"
+
+namespace pg::analysis {
+
+struct Inputs {
+  std::vector<std::string> paths;  // files, folders, "-"
+  std::filesystem::path root;      // paths in reports are relative to it
+  unsigned jobs = 1;
+  std::string stdinText;
+};
+
+struct Analysis {
+  config::Config config;
+  std::filesystem::path root;
+  std::vector<std::unique_ptr<model::SourceFile>> files;
+  std::vector<load::Problem> problems;
+  model::Store store;
+};
+
+// Throws load::InputError when a path names nothing.
+Analysis analyze(config::Config config, const Inputs& inputs);
+
+// The repository root for reports: the folder of the config file when there is one, else the
+// nearest folder above the first input holding `.git`, else the current folder.
+std::filesystem::path findRoot(const std::vector<std::string>& paths,
+                               const std::string& configPath);
+
+}  // namespace pg::analysis

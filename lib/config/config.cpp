@@ -1,0 +1,162 @@
+#include "lib/config/config.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "lib/yaml/parser.h"
+
+namespace pg::config {
+
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : path_(path) {}
+
+  [[noreturn]] void fail(yaml::NodeRef at, const std::string& message) const {
+    yaml::Mark m = at.start();
+    throw ConfigError(path_ + ":" + std::to_string(m.line) + ":" + std::to_string(m.column) +
+                      ": " + message);
+  }
+
+  model::Location where(yaml::NodeRef key, yaml::NodeRef value) const {
+    return {path_, key.start(), value ? value.end() : key.end()};
+  }
+
+  std::string string(yaml::NodeRef node, std::string_view what) const {
+    if (!node.isScalar() || node.isNull()) fail(node, std::string(what) + " must be a string");
+    return std::string(node.str());
+  }
+
+  std::vector<std::string> strings(yaml::NodeRef node, std::string_view what) const {
+    std::vector<std::string> out;
+    if (node.isScalar() && !node.isNull()) {
+      out.push_back(std::string(node.str()));
+      return out;
+    }
+    if (!node.isSequence()) fail(node, std::string(what) + " must be a list of strings");
+    for (yaml::NodeRef item : node.items()) out.push_back(string(item, what));
+    return out;
+  }
+
+  std::uint64_t count(yaml::NodeRef node, std::string_view what) const {
+    auto v = node.asInt();
+    if (!v || *v <= 0) fail(node, std::string(what) + " must be a positive whole number");
+    return static_cast<std::uint64_t>(*v);
+  }
+
+ private:
+  const std::string& path_;
+};
+
+void readLimits(const Reader& r, yaml::NodeRef node, Limits& limits) {
+  if (!node.isMapping()) r.fail(node, "limits must be a mapping");
+  for (auto [k, v] : node.entries()) {
+    std::string_view key = k.str();
+    if (key == "maxFileBytes") {
+      limits.maxFileBytes = r.count(v, key);
+    } else if (key == "maxDepth") {
+      std::uint64_t depth = r.count(v, key);
+      if (depth > 10000) r.fail(v, "maxDepth must be at most 10000");
+      limits.maxDepth = static_cast<std::uint32_t>(depth);
+    } else if (key == "maxAliasExpansion") {
+      limits.maxAliasExpansion = r.count(v, key);
+    } else {
+      r.fail(k, "unknown limit \"" + std::string(key) +
+                    "\" (known: maxFileBytes, maxDepth, maxAliasExpansion)");
+    }
+  }
+}
+
+void readRules(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (!node.isMapping()) r.fail(node, "rules must be a mapping of rule ID to severity");
+  for (auto [k, v] : node.entries()) {
+    RuleSetting setting;
+    setting.where = r.where(k, v);
+    yaml::NodeRef level = v.isMapping() ? v.get("severity") : v;
+    std::string_view text = level.str();
+    if (text == "off" || (level.asBool() && !*level.asBool())) {
+      setting.off = true;
+    } else if (auto severity = model::parseSeverity(text)) {
+      setting.severity = severity;
+    } else {
+      r.fail(level ? level : v, "rule severity must be one of error, warning, note, off");
+    }
+    config.rules[std::string(k.str())] = setting;
+  }
+}
+
+void readSuppressions(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (!node.isSequence()) r.fail(node, "suppressions must be a list");
+  for (yaml::NodeRef item : node.items()) {
+    if (!item.isMapping()) r.fail(item, "a suppression must be a mapping");
+    Suppression s;
+    s.where = r.where(item, item);
+    for (auto [k, v] : item.entries()) {
+      std::string_view key = k.str();
+      if (key == "rule") s.rule = r.string(v, key);
+      else if (key == "objects") s.objects = r.string(v, key);
+      else if (key == "paths") s.paths = r.string(v, key);
+      else if (key == "reason") s.reason = r.string(v, key);
+      else
+        r.fail(k, "unknown suppression field \"" + std::string(key) +
+                      "\" (known: rule, objects, paths, reason)");
+    }
+    if (s.rule.empty()) r.fail(item, "a suppression needs a rule (an ID, or \"*\")");
+    if (s.reason.empty())
+      r.fail(item, "a suppression needs a reason, so the next reader knows why it is there");
+    config.suppressions.push_back(std::move(s));
+  }
+}
+
+}  // namespace
+
+Config parseConfig(std::string text, const std::string& displayPath) {
+  Config config;
+  config.path = displayPath;
+  yaml::ParseResult parsed = yaml::parse(std::move(text), {}, false);
+  for (const yaml::ParseProblem& p : parsed.problems)
+    throw ConfigError(displayPath + ":" + std::to_string(p.start.line) + ":" +
+                      std::to_string(p.start.column) + ": " + p.message);
+  if (parsed.tree->documents().empty()) return config;
+  Reader r(config.path);
+  yaml::NodeRef root = parsed.tree->root(0);
+  if (root.isNull()) return config;
+  if (!root.isMapping()) r.fail(root, "the config file must be a mapping");
+  for (auto [k, v] : root.entries()) {
+    std::string_view key = k.str();
+    if (key == "include") config.include = r.strings(v, key);
+    else if (key == "exclude") config.exclude = r.strings(v, key);
+    else if (key == "defaultNamespace") config.defaultNamespace = r.string(v, key);
+    else if (key == "limits") readLimits(r, v, config.limits);
+    else if (key == "rules") readRules(r, v, config);
+    else if (key == "suppressions") readSuppressions(r, v, config);
+    else
+      r.fail(k, "unknown setting \"" + std::string(key) +
+                    "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions)");
+  }
+  return config;
+}
+
+Config loadConfig(const std::filesystem::path& file, const std::string& displayPath) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError(displayPath + ": cannot read the config file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseConfig(text.str(), displayPath);
+}
+
+std::optional<std::filesystem::path> findConfig(const std::filesystem::path& start) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::absolute(start, ec);
+  if (ec) return std::nullopt;
+  if (!std::filesystem::is_directory(dir, ec)) dir = dir.parent_path();
+  while (true) {
+    std::filesystem::path candidate = dir / ".policygraph.yaml";
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+    if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
+    dir = dir.parent_path();
+  }
+}
+
+}  // namespace pg::config

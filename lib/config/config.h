@@ -1,0 +1,59 @@
+// `.policygraph.yaml`: which files to read, input limits, rule severities and suppressions.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lib/model/finding.h"
+#include "lib/model/source.h"
+
+namespace pg::config {
+
+struct Limits {
+  std::uint64_t maxFileBytes = 16u << 20;
+  std::uint32_t maxDepth = 128;
+  std::uint64_t maxAliasExpansion = 100000;
+};
+
+struct RuleSetting {
+  bool off = false;
+  std::optional<model::Severity> severity;
+  model::Location where;  // the entry in the config file
+};
+
+struct Suppression {
+  std::string rule;     // a rule ID, or "*"
+  std::string objects;  // glob over `Kind/namespace/name`; empty: any object
+  std::string paths;    // glob over file paths; empty: any file
+  std::string reason;
+  model::Location where;
+};
+
+struct Config {
+  std::string path;  // as reported; empty when no file was read
+  std::vector<std::string> include;  // globs over paths relative to the repository root
+  std::vector<std::string> exclude;
+  Limits limits;
+  std::string defaultNamespace = "default";
+  std::map<std::string, RuleSetting, std::less<>> rules;
+  std::vector<Suppression> suppressions;
+};
+
+// A config file that cannot be used; the message starts with `path:line:column:`.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses a config file's text; `displayPath` names it in messages and locations.
+Config parseConfig(std::string text, const std::string& displayPath);
+Config loadConfig(const std::filesystem::path& file, const std::string& displayPath);
+// `.policygraph.yaml` in `start` or the nearest folder above it.
+std::optional<std::filesystem::path> findConfig(const std::filesystem::path& start);
+
+}  // namespace pg::config

@@ -1,0 +1,337 @@
+#include "lib/load/loader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "lib/load/encoding.h"
+#include "lib/yaml/parser.h"
+
+namespace pg::load {
+
+namespace {
+
+std::string fileProblemDiscriminator(const std::string& path, std::string_view what) {
+  return path + "#" + std::string(what);
+}
+
+// Reads a regular file whole; false with `error` set when it cannot.
+bool readFile(const std::filesystem::path& path, std::uint64_t maxBytes, std::string& out,
+              std::string& error, bool& tooLarge) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    error = std::strerror(errno);
+    ::close(fd);
+    return false;
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
+    tooLarge = true;
+    error = std::to_string(st.st_size) + " bytes";
+    ::close(fd);
+    return false;
+  }
+  out.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (true) {
+    if (done == out.size()) out.resize(out.size() + 4096);  // grew since fstat
+    ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+    if (done > maxBytes) {
+      tooLarge = true;
+      error = "more than " + std::to_string(maxBytes) + " bytes";
+      ::close(fd);
+      return false;
+    }
+  }
+  out.resize(done);
+  ::close(fd);
+  return true;
+}
+
+ProblemKind problemKindOf(yaml::ProblemKind kind) {
+  switch (kind) {
+    case yaml::ProblemKind::Syntax:
+      return ProblemKind::InvalidYaml;
+    case yaml::ProblemKind::DuplicateKey:
+      return ProblemKind::DuplicateKey;
+    case yaml::ProblemKind::AliasExpansion:
+      return ProblemKind::AliasExpansion;
+    case yaml::ProblemKind::Depth:
+      return ProblemKind::NestingTooDeep;
+  }
+  return ProblemKind::InvalidYaml;
+}
+
+std::string_view describe(yaml::NodeRef node) {
+  if (node.isSequence()) return "a list";
+  if (node.isNull()) return "null";
+  return "a scalar";
+}
+
+// Splits a file's documents into objects; `kind: List` (and `FooList` with `items`) unpack.
+class Splitter {
+ public:
+  Splitter(const model::SourceFile& file, FileResult& out) : file_(file), out_(out) {}
+
+  void run() {
+    const yaml::Tree& tree = *file_.tree;
+    for (std::uint32_t d = 0; d < tree.documents().size(); ++d) {
+      document_ = d;
+      yaml::NodeRef root = tree.root(d);
+      if (root.isNull()) continue;  // an empty document (`---` at the end of a file)
+      if (!root.isMapping()) {
+        problem(ProblemKind::NotAnObject, root,
+                "this document is " + std::string(describe(root)) + ", not a Kubernetes object",
+                "doc" + std::to_string(d));
+        continue;
+      }
+      object(root);
+    }
+  }
+
+ private:
+  void problem(ProblemKind kind, yaml::NodeRef at, std::string message, std::string what) {
+    out_.problems.push_back({kind,
+                             {file_.path, at.start(), at.end()},
+                             std::move(message),
+                             fileProblemDiscriminator(file_.path, what),
+                             {}});
+  }
+
+  void object(yaml::NodeRef node) {
+    yaml::NodeRef apiVersion = node.get("apiVersion");
+    yaml::NodeRef kind = node.get("kind");
+    yaml::NodeRef items = node.get("items");
+    if (kind.isString() && kind.str().ends_with("List") && items.isSequence() &&
+        !node.get("metadata").get("name")) {
+      std::uint32_t i = 0;
+      for (yaml::NodeRef item : items.items()) {
+        if (item.isMapping()) {
+          object(item);
+        } else {
+          problem(ProblemKind::NotAnObject, item,
+                  "item " + std::to_string(i) + " of this " + std::string(kind.str()) + " is " +
+                      std::string(describe(item)) + ", not a Kubernetes object",
+                  "doc" + std::to_string(document_) + ".items." + std::to_string(i));
+        }
+        ++i;
+      }
+      return;
+    }
+    std::string where = "doc" + std::to_string(document_) + "@" +
+                        std::to_string(node.start().line) + ":" +
+                        std::to_string(node.start().column);
+    if (!apiVersion.isString() || apiVersion.str().empty()) {
+      problem(ProblemKind::MissingField, apiVersion ? apiVersion : node,
+              apiVersion ? "apiVersion must be a non-empty string" : "this object has no apiVersion",
+              where + ".apiVersion");
+      return;
+    }
+    if (!kind.isString() || kind.str().empty()) {
+      problem(ProblemKind::MissingField, kind ? kind : node,
+              kind ? "kind must be a non-empty string" : "this object has no kind",
+              where + ".kind");
+      return;
+    }
+    yaml::NodeRef metadata = node.get("metadata");
+    if (!metadata.isMapping()) {
+      problem(ProblemKind::MissingField, metadata ? metadata : node,
+              metadata ? "metadata must be a mapping" : "this object has no metadata",
+              where + ".metadata");
+      return;
+    }
+    yaml::NodeRef name = metadata.get("name");
+    if (!name) {
+      // generateName objects (Jobs, one-off Pods) exist in repositories but nothing can
+      // reference them by name: nothing to check, nothing to report.
+      if (metadata.get("generateName").isScalar()) return;
+      problem(ProblemKind::MissingField, node.keyNode("metadata"),
+              "this " + std::string(kind.str()) + " has no metadata.name", where + ".name");
+      return;
+    }
+    if (!name.isScalar() || name.isNull() || name.str().empty()) {
+      problem(ProblemKind::MissingField, name, "metadata.name must be a non-empty string",
+              where + ".name");
+      return;
+    }
+    model::Resource r;
+    r.apiVersion = apiVersion.str();
+    auto gv = model::splitApiVersion(r.apiVersion);
+    r.group = gv.group;
+    r.version = gv.version;
+    r.kind = kind.str();
+    r.name = name.str();
+    yaml::NodeRef ns = metadata.get("namespace");
+    r.namespaceWritten = ns.isScalar() && !ns.isNull();
+    if (r.namespaceWritten) r.namespace_ = ns.str();
+    r.node = node;
+    r.file = &file_;
+    r.document = document_;
+    out_.resources.push_back(r);
+  }
+
+  const model::SourceFile& file_;
+  FileResult& out_;
+  std::uint32_t document_ = 0;
+};
+
+void parseInto(FileResult& result, std::string text, const config::Limits& limits) {
+  model::SourceFile& file = *result.file;
+  EncodingScan scan = scanEncoding(text);
+  auto fileProblem = [&](ProblemKind kind, yaml::Mark at, std::string message, const char* what) {
+    result.problems.push_back({kind, {file.path, at, at}, std::move(message),
+                               fileProblemDiscriminator(file.path, what), {}});
+  };
+  switch (scan.verdict) {
+    case EncodingScan::Verdict::Binary:
+      fileProblem(ProblemKind::BinaryFile, markAt(text, scan.offset),
+                  "this file contains a NUL byte, so it is binary, not YAML or JSON", "binary");
+      return;
+    case EncodingScan::Verdict::NotUtf8:
+      fileProblem(ProblemKind::InvalidEncoding, markAt(text, scan.offset),
+                  "byte 0x" + [&] {
+                    char hex[3];
+                    std::snprintf(hex, sizeof hex, "%02X",
+                                  static_cast<unsigned char>(text[scan.offset]));
+                    return std::string(hex);
+                  }() + " is not valid UTF-8",
+                  "encoding");
+      return;
+    case EncodingScan::Verdict::Utf16:
+      fileProblem(ProblemKind::InvalidEncoding, {1, 1},
+                  "this file is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8",
+                  "encoding");
+      return;
+    default:
+      break;
+  }
+  yaml::ParseLimits parseLimits{limits.maxDepth, limits.maxAliasExpansion};
+  yaml::ParseResult parsed =
+      yaml::parse(std::move(text), parseLimits, scan.verdict == EncodingScan::Verdict::Ascii);
+  file.tree = std::move(parsed.tree);
+  std::uint32_t n = 0;
+  for (yaml::ParseProblem& p : parsed.problems) {
+    result.problems.push_back({problemKindOf(p.kind),
+                               {file.path, p.start, p.end},
+                               std::move(p.message),
+                               fileProblemDiscriminator(file.path, "yaml" + std::to_string(n++)),
+                               {}});
+  }
+  Splitter(file, result).run();
+}
+
+FileResult loadEntry(const SourceEntry& entry, const config::Limits& limits,
+                     const std::string& stdinText) {
+  FileResult result;
+  result.file = std::make_unique<model::SourceFile>();
+  result.file->path = entry.path;
+  result.file->absolutePath = entry.absolutePath.string();
+  std::string text;
+  if (entry.isStdin) {
+    if (stdinText.size() > limits.maxFileBytes) {
+      result.problems.push_back(
+          {ProblemKind::FileTooLarge, {entry.path, {1, 1}, {1, 1}},
+           "standard input has " + std::to_string(stdinText.size()) +
+               " bytes, more than the limit of " + std::to_string(limits.maxFileBytes),
+           fileProblemDiscriminator(entry.path, "size"), {}});
+      return result;
+    }
+    text = stdinText;
+  } else {
+    std::string error;
+    bool tooLarge = false;
+    if (!readFile(entry.absolutePath, limits.maxFileBytes, text, error, tooLarge)) {
+      if (tooLarge) {
+        result.problems.push_back({ProblemKind::FileTooLarge, {entry.path, {1, 1}, {1, 1}},
+                                   "this file has " + error + ", more than the limit of " +
+                                       std::to_string(limits.maxFileBytes) + " bytes",
+                                   fileProblemDiscriminator(entry.path, "size"), {}});
+      } else {
+        result.problems.push_back({ProblemKind::Unreadable, {entry.path, {1, 1}, {1, 1}},
+                                   "cannot read this file: " + error,
+                                   fileProblemDiscriminator(entry.path, "read"), {}});
+      }
+      return result;
+    }
+  }
+  parseInto(result, std::move(text), limits);
+  return result;
+}
+
+}  // namespace
+
+FileResult loadText(std::string path, std::string text, const config::Limits& limits) {
+  FileResult result;
+  result.file = std::make_unique<model::SourceFile>();
+  result.file->path = std::move(path);
+  if (text.size() > limits.maxFileBytes) {
+    result.problems.push_back({ProblemKind::FileTooLarge, {result.file->path, {1, 1}, {1, 1}},
+                               "more than the limit of " + std::to_string(limits.maxFileBytes) +
+                                   " bytes",
+                               fileProblemDiscriminator(result.file->path, "size"), {}});
+    return result;
+  }
+  parseInto(result, std::move(text), limits);
+  return result;
+}
+
+LoadResult loadSources(const std::vector<SourceEntry>& sources, const config::Limits& limits,
+                       const LoadOptions& options) {
+  std::vector<FileResult> results(sources.size());
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failureMutex;
+  auto work = [&] {
+    try {
+      for (std::size_t i = next++; i < sources.size(); i = next++)
+        results[i] = loadEntry(sources[i], limits, options.stdinText);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(failureMutex);
+      if (!failure) failure = std::current_exception();
+      next = sources.size();
+    }
+  };
+  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, sources.size()));
+  if (jobs == 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    threads.reserve(jobs - 1);
+    for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads) t.join();
+  }
+  if (failure) std::rethrow_exception(failure);
+  LoadResult out;
+  out.files.reserve(results.size());
+  std::size_t resources = 0;
+  for (const FileResult& r : results) resources += r.resources.size();
+  out.resources.reserve(resources);
+  for (FileResult& r : results) {
+    out.files.push_back(std::move(r.file));
+    out.resources.insert(out.resources.end(), r.resources.begin(), r.resources.end());
+    for (Problem& p : r.problems) out.problems.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace pg::load

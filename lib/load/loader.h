@@ -1,0 +1,39 @@
+// Reads every source in parallel, parses it and splits its documents into objects.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/config/config.h"
+#include "lib/load/problem.h"
+#include "lib/load/sources.h"
+#include "lib/model/resource.h"
+#include "lib/model/source.h"
+
+namespace pg::load {
+
+struct LoadResult {
+  std::vector<std::unique_ptr<model::SourceFile>> files;  // in source order
+  std::vector<model::Resource> resources;                 // in file and document order
+  std::vector<Problem> problems;  // in file order; deterministic whatever `jobs` is
+};
+
+struct LoadOptions {
+  unsigned jobs = 1;
+  std::string stdinText;  // what `-` reads (the caller reads standard input once)
+};
+
+LoadResult loadSources(const std::vector<SourceEntry>& sources, const config::Limits& limits,
+                       const LoadOptions& options);
+
+// One file's text, for tests and fuzzing: the same checks and splitting as a real file.
+struct FileResult {
+  std::unique_ptr<model::SourceFile> file;
+  std::vector<model::Resource> resources;
+  std::vector<Problem> problems;
+};
+FileResult loadText(std::string path, std::string text, const config::Limits& limits);
+
+}  // namespace pg::load

@@ -1,0 +1,38 @@
+// Which files to read: explicit files, folders walked recursively, standard input.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lib/config/config.h"
+#include "lib/load/problem.h"
+
+namespace pg::load {
+
+struct SourceEntry {
+  std::string path;                    // as reported, relative to the repository root
+  std::filesystem::path absolutePath;  // empty for standard input
+  bool isStdin = false;
+};
+
+// A PATH argument that names nothing: a usage error, not a finding.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How a file is named in reports: relative to `root` when inside it, else as given.
+std::string displayPath(const std::filesystem::path& path, const std::filesystem::path& root);
+
+// Walks the inputs in a deterministic order (sorted by name). Hidden files and folders
+// (`.git`, `.policygraph`) are skipped inside folders; files named explicitly are always
+// read. Symlinks are followed only while they stay inside the folder being walked, and a
+// folder is never entered twice. Problems found on the way are appended to `problems`.
+std::vector<SourceEntry> collectSources(const std::vector<std::string>& inputs,
+                                        const std::filesystem::path& root,
+                                        const config::Config& config,
+                                        std::vector<Problem>& problems);
+
+}  // namespace pg::load

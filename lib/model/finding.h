@@ -1,0 +1,53 @@
+// What the tool reports: findings, their severities, and the catalogue entry of each rule.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/model/resource.h"
+#include "lib/model/source.h"
+
+namespace pg::model {
+
+enum class Severity : unsigned char { Note = 0, Warning = 1, Error = 2 };
+
+std::string_view toString(Severity severity);
+std::optional<Severity> parseSeverity(std::string_view text);
+
+// A rule's catalogue entry: everything reports and documentation say about it.
+struct RuleInfo {
+  std::string_view id;        // IN101
+  std::string_view name;      // invalid-yaml
+  std::string_view family;    // input, gateway, policy, kuadrant, kuma, linkerd, snapshot
+  Severity severity = Severity::Error;
+  std::string_view summary;   // one line
+  std::string_view markdown;  // the rule's page
+  std::string_view pagePath;  // rules/<family>/<ID>-<name>.md, relative to the repository
+  // What the rule checks, for reports that list every check (JUnit): "file" for the files
+  // read, "*" for every object, else comma-separated object kinds.
+  std::string_view subjects;
+};
+
+struct Finding {
+  std::string ruleId;
+  Severity severity = Severity::Error;
+  std::string message;  // says what is wrong and what to do about it
+  Location location;    // the field at fault
+  std::vector<RelatedLocation> related;
+  std::vector<std::string> objects;  // display refs of the objects involved, subject first
+  // What, besides the rule and the objects, tells this finding apart from its siblings (a
+  // field path, a key); never a line number, so fingerprints survive edits elsewhere.
+  std::string discriminator;
+  std::string fingerprint;  // filled by the rule engine
+  const Resource* subject = nullptr;  // for annotation suppressions; not reported
+};
+
+// Stable identity from rule, objects (or the file when there are none) and discriminator.
+std::string fingerprintOf(const Finding& finding);
+
+// Report order: path, line, column, rule, message.
+bool reportOrder(const Finding& a, const Finding& b);
+
+}  // namespace pg::model

@@ -1,0 +1,49 @@
+// One Kubernetes object read from a file: its identity as string views into the file's tree,
+// the tree node of the whole object, and where it came from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "lib/model/object_ref.h"
+#include "lib/model/source.h"
+#include "lib/yaml/tree.h"
+
+namespace pg::model {
+
+struct Resource {
+  std::string_view apiVersion;
+  std::string_view group;
+  std::string_view version;
+  std::string_view kind;
+  std::string_view namespace_;  // resolved by the Store: "" when cluster-scoped
+  std::string_view name;
+  yaml::NodeRef node;           // the object (a mapping)
+  const SourceFile* file = nullptr;
+  std::uint32_t document = 0;   // index of the YAML document in the file
+  bool namespaceWritten = false;  // metadata.namespace is in the manifest
+
+  bool clusterScoped() const { return namespace_.empty(); }
+  yaml::NodeRef metadata() const { return node.get("metadata"); }
+  yaml::NodeRef spec() const { return node.get("spec"); }
+  yaml::NodeRef labels() const { return metadata().get("labels"); }
+  std::string_view label(std::string_view key) const { return labels().get(key).str(); }
+  std::string_view annotation(std::string_view key) const {
+    return metadata().get("annotations").get(key).str();
+  }
+
+  ObjectRef ref() const;
+  std::string display() const;  // Kind/namespace/name
+
+  // The span of one node of this object (a missing node falls back to the object itself).
+  Location locate(yaml::NodeRef at) const;
+  // The span of a mapping entry, from its key to the end of its value; falls back to the
+  // mapping when the key is absent, so a finding about a missing field points at its parent.
+  Location locateField(yaml::NodeRef map, std::string_view key) const;
+};
+
+// Kinds without a namespace: built in, extended by CustomResourceDefinitions in the input.
+bool isBuiltinClusterScoped(std::string_view group, std::string_view kind);
+
+}  // namespace pg::model

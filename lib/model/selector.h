@@ -1,0 +1,42 @@
+// Kubernetes label selectors: `matchLabels` and `matchExpressions` (In, NotIn, Exists,
+// DoesNotExist), as Namespaces, Pods and Servers are selected.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/yaml/tree.h"
+
+namespace pg::model {
+
+struct LabelRequirement {
+  enum class Operator { In, NotIn, Exists, DoesNotExist };
+  std::string key;
+  Operator op = Operator::In;
+  std::vector<std::string> values;
+};
+
+class LabelSelector {
+ public:
+  struct Error {
+    yaml::NodeRef at;  // the field at fault
+    std::string message;
+  };
+
+  // Reads a selector node (`{matchLabels: ..., matchExpressions: [...]}`). An empty or null
+  // node gives the selector that matches everything, as in Kubernetes.
+  static std::optional<LabelSelector> parse(yaml::NodeRef node, Error* error);
+  // A plain map of labels, every one of which must match (Service-style selectors).
+  static LabelSelector fromMatchLabels(yaml::NodeRef labels);
+
+  bool matches(yaml::NodeRef labels) const;
+  bool matchesEverything() const { return requirements_.empty(); }
+  const std::vector<LabelRequirement>& requirements() const { return requirements_; }
+
+ private:
+  std::vector<LabelRequirement> requirements_;
+};
+
+}  // namespace pg::model

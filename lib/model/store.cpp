@@ -1,0 +1,112 @@
+#include "lib/model/store.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace pg::model {
+
+Store::Store(std::string defaultNamespace)
+    : defaultNamespace_(std::make_unique<std::string>(std::move(defaultNamespace))) {}
+
+std::size_t Store::PairHash::operator()(
+    const std::pair<std::string_view, std::string_view>& p) const {
+  std::size_t h = std::hash<std::string_view>()(p.first);
+  return h ^ (std::hash<std::string_view>()(p.second) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+
+std::string Store::key(std::string_view group, std::string_view kind, std::string_view namespace_,
+                       std::string_view name) const {
+  std::string k;
+  k.reserve(group.size() + kind.size() + namespace_.size() + name.size() + 3);
+  k.append(group).append(1, '\0').append(kind).append(1, '\0').append(namespace_).append(1, '\0');
+  k.append(name);
+  return k;
+}
+
+bool Store::isClusterScoped(std::string_view group, std::string_view kind) const {
+  if (isBuiltinClusterScoped(group, kind)) return true;
+  return std::any_of(clusterScopedCrds_.begin(), clusterScopedCrds_.end(),
+                     [&](const auto& c) { return c.first == group && c.second == kind; });
+}
+
+void Store::build(std::vector<Resource> resources) {
+  resources_ = std::move(resources);
+  for (const Resource& r : resources_) {
+    if (r.kind != "CustomResourceDefinition" || r.group != "apiextensions.k8s.io") continue;
+    yaml::NodeRef spec = r.spec();
+    if (spec.get("scope").str() == "Cluster")
+      clusterScopedCrds_.emplace_back(spec.get("group").str(),
+                                      spec.get("names").get("kind").str());
+  }
+  byKey_.reserve(resources_.size());
+  indexed_.reserve(resources_.size());
+  for (Resource& r : resources_) {
+    if (isClusterScoped(r.group, r.kind)) {
+      r.namespace_ = {};
+    } else if (!r.namespaceWritten || r.namespace_.empty()) {
+      r.namespace_ = *defaultNamespace_;
+    }
+    auto [it, inserted] = byKey_.emplace(key(r.group, r.kind, r.namespace_, r.name), &r);
+    if (!inserted) {
+      duplicates_.push_back({it->second, &r});
+      continue;
+    }
+    indexed_.push_back(&r);
+    byKind_[r.kind].push_back(&r);
+    if (!r.namespace_.empty()) byNamespace_[r.namespace_].push_back(&r);
+    for (auto [k, v] : r.labels().entries()) byLabel_[{k.str(), v.str()}].push_back(&r);
+  }
+}
+
+std::span<const Resource* const> Store::ofKind(std::string_view kind) const {
+  auto it = byKind_.find(kind);
+  if (it == byKind_.end()) return {};
+  return it->second;
+}
+
+std::vector<const Resource*> Store::ofKind(std::string_view group, std::string_view kind) const {
+  std::vector<const Resource*> out;
+  for (const Resource* r : ofKind(kind))
+    if (r->group == group) out.push_back(r);
+  return out;
+}
+
+const Resource* Store::find(std::string_view group, std::string_view kind,
+                            std::string_view namespace_, std::string_view name) const {
+  if (isClusterScoped(group, kind)) namespace_ = {};
+  auto it = byKey_.find(key(group, kind, namespace_, name));
+  return it == byKey_.end() ? nullptr : it->second;
+}
+
+std::vector<const Resource*> Store::findByKind(std::string_view kind, std::string_view namespace_,
+                                               std::string_view name) const {
+  std::vector<const Resource*> out;
+  for (const Resource* r : ofKind(kind))
+    if (r->name == name && r->namespace_ == namespace_) out.push_back(r);
+  return out;
+}
+
+std::span<const Resource* const> Store::inNamespace(std::string_view namespace_) const {
+  auto it = byNamespace_.find(namespace_);
+  if (it == byNamespace_.end()) return {};
+  return it->second;
+}
+
+std::vector<const Resource*> Store::withLabel(std::string_view key,
+                                              std::string_view value) const {
+  auto it = byLabel_.find({key, value});
+  if (it == byLabel_.end()) return {};
+  return it->second;
+}
+
+std::vector<const Resource*> Store::select(std::string_view kind, std::string_view namespace_,
+                                           const LabelSelector& selector) const {
+  std::vector<const Resource*> out;
+  for (const Resource* r : ofKind(kind)) {
+    if (!namespace_.empty() && r->namespace_ != namespace_) continue;
+    if (selector.matches(r->labels())) out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace pg::model

@@ -1,0 +1,75 @@
+// Every object of the input, indexed by kind, namespace, name and label. Built once, then
+// read-only: every later stage looks objects up here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/model/resource.h"
+#include "lib/model/selector.h"
+
+namespace pg::model {
+
+class Store {
+ public:
+  // Two objects with the same identity; the later one (in file order) is not indexed.
+  struct Duplicate {
+    const Resource* first;
+    const Resource* second;
+  };
+
+  explicit Store(std::string defaultNamespace = "default");
+  Store(Store&&) = default;
+  Store& operator=(Store&&) = default;
+
+  // Adds objects in file order, then resolves namespaces (CustomResourceDefinitions in the
+  // input declare which kinds are cluster-scoped) and builds the indexes.
+  void build(std::vector<Resource> resources);
+
+  const std::vector<Resource>& all() const { return resources_; }
+  std::size_t size() const { return resources_.size(); }
+
+  // Every indexed object of a kind, whatever its group, in file order.
+  std::span<const Resource* const> ofKind(std::string_view kind) const;
+  std::vector<const Resource*> ofKind(std::string_view group, std::string_view kind) const;
+  const Resource* find(std::string_view group, std::string_view kind, std::string_view namespace_,
+                       std::string_view name) const;
+  // By kind alone, for references that name no group (REF arguments, `Kind/ns/name`).
+  std::vector<const Resource*> findByKind(std::string_view kind, std::string_view namespace_,
+                                          std::string_view name) const;
+  std::span<const Resource* const> inNamespace(std::string_view namespace_) const;
+  // Objects of `kind` carrying label key=value (a fast first cut for selectors).
+  std::vector<const Resource*> withLabel(std::string_view key, std::string_view value) const;
+  // Objects of `kind` in `namespace_` ("" for any) whose labels the selector matches.
+  std::vector<const Resource*> select(std::string_view kind, std::string_view namespace_,
+                                      const LabelSelector& selector) const;
+
+  const std::vector<Duplicate>& duplicates() const { return duplicates_; }
+  bool isClusterScoped(std::string_view group, std::string_view kind) const;
+
+ private:
+  struct PairHash {
+    std::size_t operator()(const std::pair<std::string_view, std::string_view>& p) const;
+  };
+  std::string key(std::string_view group, std::string_view kind, std::string_view namespace_,
+                  std::string_view name) const;
+
+  std::unique_ptr<std::string> defaultNamespace_;  // resources view into it
+  std::vector<Resource> resources_;
+  std::vector<const Resource*> indexed_;
+  std::unordered_map<std::string, const Resource*> byKey_;
+  std::unordered_map<std::string_view, std::vector<const Resource*>> byKind_;
+  std::unordered_map<std::string_view, std::vector<const Resource*>> byNamespace_;
+  std::unordered_map<std::pair<std::string_view, std::string_view>, std::vector<const Resource*>,
+                     PairHash>
+      byLabel_;
+  std::vector<std::pair<std::string, std::string>> clusterScopedCrds_;  // group, kind
+  std::vector<Duplicate> duplicates_;
+};
+
+}  // namespace pg::model

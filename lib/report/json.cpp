@@ -1,0 +1,66 @@
+#include <nlohmann/json.hpp>
+
+#include "lib/report/report.h"
+
+namespace pg::report {
+
+namespace {
+
+nlohmann::ordered_json location(const model::Location& at) {
+  return {{"path", at.path},
+          {"line", at.start.line},
+          {"column", at.start.column},
+          {"endLine", at.end.line},
+          {"endColumn", at.end.column}};
+}
+
+}  // namespace
+
+void writeJson(std::ostream& out, const ReportInput& input) {
+  std::size_t counts[3] = {0, 0, 0};
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const model::Finding& f : input.findings) {
+    ++counts[static_cast<int>(f.severity)];
+    nlohmann::ordered_json related = nlohmann::ordered_json::array();
+    for (const model::RelatedLocation& r : f.related)
+      related.push_back({{"message", r.message}, {"location", location(r.location)}});
+    std::string_view name;
+    for (const model::RuleInfo& rule : input.rules)
+      if (rule.id == f.ruleId) name = rule.name;
+    findings.push_back({{"ruleId", f.ruleId},
+                        {"ruleName", name},
+                        {"severity", model::toString(f.severity)},
+                        {"message", f.message},
+                        {"location", location(f.location)},
+                        {"related", related},
+                        {"objects", f.objects},
+                        {"fingerprint", f.fingerprint}});
+  }
+  nlohmann::ordered_json doc = {
+      {"tool", {{"name", "policygraph"}, {"version", toolVersion()}}},
+      {"summary",
+       {{"files", input.analysis.files.size()},
+        {"objects", input.analysis.store.size()},
+        {"errors", counts[2]},
+        {"warnings", counts[1]},
+        {"notes", counts[0]},
+        {"suppressed", input.suppressed},
+        {"baselined", input.baselined}}},
+      {"findings", findings}};
+  out << doc.dump(2) << '\n';
+}
+
+std::set<std::string> readBaseline(std::string_view jsonText) {
+  nlohmann::json doc = nlohmann::json::parse(jsonText);
+  if (!doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array())
+    throw std::runtime_error("it has no \"findings\" list");
+  std::set<std::string> fingerprints;
+  for (const auto& f : doc["findings"]) {
+    if (!f.is_object() || !f.contains("fingerprint") || !f["fingerprint"].is_string())
+      throw std::runtime_error("a finding has no fingerprint");
+    fingerprints.insert(f["fingerprint"].get<std::string>());
+  }
+  return fingerprints;
+}
+
+}  // namespace pg::report

@@ -1,0 +1,44 @@
+// Writing findings: text for people, JSON, SARIF 2.1.0, JUnit XML and GitHub workflow
+// commands for machines. Every writer is deterministic: same input, same bytes.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/analysis/analysis.h"
+#include "lib/model/finding.h"
+
+namespace pg::report {
+
+struct ReportInput {
+  const analysis::Analysis& analysis;
+  const std::vector<model::Finding>& findings;  // in report order
+  const std::vector<model::RuleInfo>& rules;    // the whole catalogue, ordered by ID
+  std::size_t suppressed = 0;
+  std::size_t baselined = 0;
+};
+
+struct TextOptions {
+  bool color = false;
+};
+
+void writeText(std::ostream& out, const ReportInput& input, const TextOptions& options);
+void writeJson(std::ostream& out, const ReportInput& input);
+void writeSarif(std::ostream& out, const ReportInput& input);
+void writeJunit(std::ostream& out, const ReportInput& input);
+void writeGithub(std::ostream& out, const ReportInput& input);
+
+// The fingerprints in a JSON report written by writeJson, for `--baseline`. Throws
+// std::runtime_error when the text is not such a report.
+std::set<std::string> readBaseline(std::string_view jsonText);
+
+std::string_view toolVersion();
+// Where the project lives, and where each rule's page is published.
+std::string_view informationUri();
+std::string ruleHelpUri(const model::RuleInfo& rule);
+
+}  // namespace pg::report

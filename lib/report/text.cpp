@@ -1,0 +1,80 @@
+#include <string>
+
+#include "lib/report/report.h"
+
+namespace pg::report {
+
+namespace {
+
+struct Palette {
+  std::string_view bold, red, yellow, cyan, dim, reset;
+};
+
+constexpr Palette kColor{"\033[1m", "\033[1;31m", "\033[1;33m", "\033[1;36m", "\033[2m", "\033[0m"};
+constexpr Palette kPlain{"", "", "", "", "", ""};
+
+std::string_view severityColor(const Palette& p, model::Severity s) {
+  switch (s) {
+    case model::Severity::Error:
+      return p.red;
+    case model::Severity::Warning:
+      return p.yellow;
+    case model::Severity::Note:
+      return p.cyan;
+  }
+  return p.reset;
+}
+
+void writePosition(std::ostream& out, const model::Location& at) {
+  out << at.path << ':' << at.start.line << ':' << at.start.column;
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  std::string out = std::to_string(n) + " " + std::string(word);
+  if (n != 1) out += 's';
+  return out;
+}
+
+}  // namespace
+
+void writeText(std::ostream& out, const ReportInput& input, const TextOptions& options) {
+  const Palette& p = options.color ? kColor : kPlain;
+  std::size_t counts[3] = {0, 0, 0};
+  for (const model::Finding& f : input.findings) {
+    ++counts[static_cast<int>(f.severity)];
+    out << p.bold;
+    writePosition(out, f.location);
+    out << ": " << p.reset << severityColor(p, f.severity) << model::toString(f.severity) << ':'
+        << p.reset << ' ' << p.bold << f.message << p.reset << " [" << f.ruleId << ']' << '\n';
+    for (const model::RelatedLocation& r : f.related) {
+      out << "  " << p.dim;
+      writePosition(out, r.location);
+      out << ": note: " << r.message << p.reset << '\n';
+    }
+  }
+  const analysis::Analysis& a = input.analysis;
+  std::string where = "in " + plural(a.files.size(), "file") + " (" +
+                      plural(a.store.size(), "object") + ")";
+  if (input.findings.empty()) {
+    out << "no findings " << where;
+  } else {
+    out << severityColor(p, model::Severity::Error) << plural(counts[2], "error") << p.reset
+        << ", " << severityColor(p, model::Severity::Warning) << plural(counts[1], "warning")
+        << p.reset << ", " << plural(counts[0], "note") << ' ' << where;
+  }
+  if (input.suppressed) out << "; " << input.suppressed << " suppressed";
+  if (input.baselined) out << "; " << input.baselined << " in the baseline";
+  out << '\n';
+}
+
+std::string_view toolVersion() { return PG_VERSION; }
+
+std::string_view informationUri() { return PG_INFORMATION_URI; }
+
+std::string ruleHelpUri(const model::RuleInfo& rule) {
+  std::string uri(informationUri());
+  if (!rule.pagePath.empty()) uri += "/blob/main/" + std::string(rule.pagePath);
+  return uri;
+}
+
+}  // namespace pg::report

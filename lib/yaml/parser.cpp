@@ -1,0 +1,502 @@
+#include "lib/yaml/parser.h"
+
+#include <yaml.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+namespace pg::yaml {
+
+namespace {
+
+constexpr std::uint64_t kSaturated = ~std::uint64_t{0} >> 1;
+
+std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b) {
+  return a > kSaturated - b ? kSaturated : a + b;
+}
+
+// Byte offset of the `chars`-th character of UTF-8 `text` (libyaml counts characters).
+std::size_t byteOffsetOfChar(std::string_view text, std::size_t chars) {
+  std::size_t i = 0;
+  while (i < text.size() && chars > 0) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+    --chars;
+  }
+  return i;
+}
+
+// Where the next document starts at or after the line holding byte `from`, and after byte
+// `after`: a line beginning with `---` followed by white space or the end of the text. npos
+// when there is none.
+std::size_t nextDocumentStart(std::string_view text, std::size_t from, std::size_t after) {
+  std::size_t pos = from == 0 ? 0 : text.rfind('\n', from - 1);
+  pos = pos == std::string_view::npos ? 0 : pos + 1;
+  while (pos < text.size()) {
+    if (pos > after && text.compare(pos, 3, "---") == 0) {
+      std::size_t end = pos + 3;
+      if (end >= text.size() || text[end] == ' ' || text[end] == '\t' || text[end] == '\n' ||
+          text[end] == '\r')
+        return pos;
+    }
+    pos = text.find('\n', pos);
+    if (pos == std::string_view::npos) break;
+    ++pos;
+  }
+  return std::string_view::npos;
+}
+
+std::uint32_t countLines(std::string_view text, std::size_t end) {
+  return static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + end, '\n'));
+}
+
+class Parser {
+ public:
+  explicit Parser(yaml_parser_t* p) : p_(p) {}
+  ~Parser() { yaml_parser_delete(p_); }
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+
+ private:
+  yaml_parser_t* p_;
+};
+
+class Event {
+ public:
+  Event() = default;
+  ~Event() {
+    if (filled_) yaml_event_delete(&event_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  yaml_event_t* fill() {
+    if (filled_) yaml_event_delete(&event_);
+    filled_ = true;
+    return &event_;
+  }
+  const yaml_event_t& operator*() const { return event_; }
+  const yaml_event_t* operator->() const { return &event_; }
+  void release() {
+    if (filled_) yaml_event_delete(&event_);
+    filled_ = false;
+  }
+
+ private:
+  yaml_event_t event_{};
+  bool filled_ = false;
+};
+
+}  // namespace
+
+// Turns libyaml events into Tree nodes, one document at a time; a document that breaks a
+// limit is dropped whole and reported.
+class TreeBuilder {
+ public:
+  TreeBuilder(Tree& tree, const ParseLimits& limits, bool asciiOnly,
+              std::vector<ParseProblem>& problems)
+      : tree_(tree), limits_(limits), asciiOnly_(asciiOnly), problems_(problems) {}
+
+  void run();
+
+ private:
+  struct Open {
+    std::uint32_t node;
+    std::size_t firstPending;
+  };
+
+  // One libyaml parser pass over text[base..]; returns the byte offset where it failed, or
+  // npos when it reached the end of the stream.
+  std::size_t pass(std::size_t base);
+  bool handle(const yaml_event_t& e);
+  Mark mark(const yaml_mark_t& m) const {
+    return {static_cast<std::uint32_t>(m.line) + lineOffset_ + 1,
+            static_cast<std::uint32_t>(m.column) + 1};
+  }
+  std::uint32_t newNode(NodeKind kind, const yaml_event_t& e);
+  void registerAnchor(const yaml_char_t* anchor, std::uint32_t node);
+  void addChild(std::uint32_t node);
+  bool closeContainer(const yaml_event_t& e);
+  bool checkDuplicateKeys(const Node& map, std::size_t first);
+  bool applyMergeKeys(std::size_t first);
+  void startDocument(const yaml_event_t& e);
+  void endDocument();
+  void failDocument(ProblemKind kind, Mark start, Mark end, std::string message);
+  std::string_view scalarValue(const yaml_event_t& e);
+
+  Tree& tree_;
+  const ParseLimits& limits_;
+  const bool asciiOnly_;
+  std::vector<ParseProblem>& problems_;
+
+  std::size_t base_ = 0;            // byte offset of the current pass in the text
+  std::uint32_t lineOffset_ = 0;    // lines before the current pass
+  std::vector<Open> stack_;
+  std::vector<std::uint32_t> pending_;  // children of open containers
+  std::vector<std::uint64_t> weight_;   // expanded size of each node of the document
+  std::unordered_map<std::string, std::uint32_t> anchors_;
+  std::vector<char> open_;              // per node: container still open (alias cycles)
+
+  bool inDocument_ = false;
+  bool documentFailed_ = false;
+  bool documentHasAliases_ = false;
+  std::uint32_t documentRoot_ = 0;
+  bool documentHasRoot_ = false;
+  Mark documentStart_;
+  std::size_t documentFirstNode_ = 0;
+  std::size_t documentFirstChild_ = 0;
+  std::uint64_t mergedEntries_ = 0;
+};
+
+void TreeBuilder::run() {
+  std::string_view text = tree_.text();
+  std::size_t base = 0;
+  while (true) {
+    std::size_t failedAt = pass(base);
+    if (failedAt == std::string_view::npos) return;
+    std::size_t next = nextDocumentStart(text, failedAt, base);
+    if (next == std::string_view::npos) return;
+    base = next;
+  }
+}
+
+std::size_t TreeBuilder::pass(std::size_t base) {
+  std::string_view text = tree_.text().substr(base);
+  base_ = base;
+  lineOffset_ = countLines(tree_.text(), base);
+  stack_.clear();
+  pending_.clear();
+  inDocument_ = false;
+
+  yaml_parser_t raw;
+  if (!yaml_parser_initialize(&raw)) throw std::bad_alloc();
+  Parser guard(&raw);
+  yaml_parser_set_input_string(&raw, reinterpret_cast<const unsigned char*>(text.data()),
+                               text.size());
+  Event event;
+  while (true) {
+    if (!yaml_parser_parse(&raw, event.fill())) {
+      event.release();
+      std::string message = raw.problem ? raw.problem : "invalid YAML";
+      if (raw.context) message = std::string(raw.context) + ": " + message;
+      Mark at = mark(raw.problem_mark);
+      if (inDocument_ && !documentFailed_) {
+        failDocument(ProblemKind::Syntax, at, at, std::move(message));
+      } else if (!documentFailed_) {
+        problems_.push_back({ProblemKind::Syntax, at, at, std::move(message)});
+      }
+      inDocument_ = false;
+      documentFailed_ = false;
+      std::size_t offset = asciiOnly_ ? raw.problem_mark.index
+                                      : byteOffsetOfChar(text, raw.problem_mark.index);
+      return base + std::min(offset, text.size());
+    }
+    if (event->type == YAML_STREAM_END_EVENT) return std::string_view::npos;
+    if (!handle(*event)) return std::string_view::npos;
+  }
+}
+
+bool TreeBuilder::handle(const yaml_event_t& e) {
+  switch (e.type) {
+    case YAML_DOCUMENT_START_EVENT:
+      startDocument(e);
+      return true;
+    case YAML_DOCUMENT_END_EVENT:
+      endDocument();
+      return true;
+    default:
+      break;
+  }
+  if (documentFailed_) return true;  // skip the rest of a dropped document
+  switch (e.type) {
+    case YAML_SCALAR_EVENT: {
+      std::uint32_t node = newNode(NodeKind::Scalar, e);
+      Node& n = tree_.nodes_[node];
+      n.value = scalarValue(e);
+      switch (e.data.scalar.style) {
+        case YAML_PLAIN_SCALAR_STYLE:
+          n.style = ScalarStyle::Plain;
+          break;
+        case YAML_LITERAL_SCALAR_STYLE:
+        case YAML_FOLDED_SCALAR_STYLE:
+          n.style = ScalarStyle::Block;
+          break;
+        default:
+          n.style = ScalarStyle::Quoted;
+      }
+      if (e.data.scalar.tag &&
+          std::strcmp(reinterpret_cast<const char*>(e.data.scalar.tag), YAML_STR_TAG) == 0)
+        n.style = ScalarStyle::Quoted;
+      weight_[node] = 1;
+      registerAnchor(e.data.scalar.anchor, node);
+      addChild(node);
+      return true;
+    }
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+      if (stack_.size() >= limits_.maxDepth) {
+        Mark at = mark(e.start_mark);
+        failDocument(ProblemKind::Depth, at, at,
+                     "nesting is deeper than " + std::to_string(limits_.maxDepth) + " levels");
+        return true;
+      }
+      bool isMap = e.type == YAML_MAPPING_START_EVENT;
+      std::uint32_t node = newNode(isMap ? NodeKind::Mapping : NodeKind::Sequence, e);
+      open_[node] = 1;
+      registerAnchor(isMap ? e.data.mapping_start.anchor : e.data.sequence_start.anchor, node);
+      addChild(node);
+      stack_.push_back({node, pending_.size()});
+      return true;
+    }
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+      return closeContainer(e);
+    case YAML_ALIAS_EVENT: {
+      Mark start = mark(e.start_mark);
+      Mark end = mark(e.end_mark);
+      const char* name = reinterpret_cast<const char*>(e.data.alias.anchor);
+      auto it = anchors_.find(name);
+      if (it == anchors_.end()) {
+        failDocument(ProblemKind::Syntax, start, end,
+                     std::string("alias *") + name + " refers to no anchor before it");
+        return true;
+      }
+      if (open_[it->second]) {
+        failDocument(ProblemKind::AliasExpansion, start, end,
+                     std::string("alias *") + name + " refers to a node that contains it");
+        return true;
+      }
+      documentHasAliases_ = true;
+      addChild(it->second);
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
+std::uint32_t TreeBuilder::newNode(NodeKind kind, const yaml_event_t& e) {
+  if (tree_.nodes_.size() >= 0xFFFFFFF0u) throw std::length_error("too many YAML nodes");
+  Node n;
+  n.kind = kind;
+  n.start = mark(e.start_mark);
+  n.end = mark(e.end_mark);
+  tree_.nodes_.push_back(n);
+  weight_.push_back(1);
+  open_.push_back(0);
+  return static_cast<std::uint32_t>(tree_.nodes_.size() - 1);
+}
+
+void TreeBuilder::registerAnchor(const yaml_char_t* anchor, std::uint32_t node) {
+  if (anchor) anchors_[reinterpret_cast<const char*>(anchor)] = node;
+}
+
+void TreeBuilder::addChild(std::uint32_t node) {
+  if (stack_.empty()) {
+    documentRoot_ = node;
+    documentHasRoot_ = true;
+  } else {
+    pending_.push_back(node);
+  }
+}
+
+std::string_view TreeBuilder::scalarValue(const yaml_event_t& e) {
+  std::string_view value(reinterpret_cast<const char*>(e.data.scalar.value),
+                         e.data.scalar.length);
+  if (asciiOnly_) {
+    // libyaml hands out a copy; point into the file instead when the bytes are the value.
+    std::string_view text = tree_.text();
+    std::size_t at = base_ + e.start_mark.index;
+    if (e.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+        e.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+      ++at;
+    if (at + value.size() <= text.size() &&
+        std::memcmp(text.data() + at, value.data(), value.size()) == 0)
+      return text.substr(at, value.size());
+  }
+  return tree_.strings_.store(value);
+}
+
+bool TreeBuilder::closeContainer(const yaml_event_t& e) {
+  if (stack_.empty()) return true;
+  Open open = stack_.back();
+  stack_.pop_back();
+  Node& node = tree_.nodes_[open.node];
+  node.end = mark(e.end_mark);
+  open_[open.node] = 0;
+
+  if (node.kind == NodeKind::Mapping) {
+    if (!checkDuplicateKeys(node, open.firstPending)) return true;
+    if (!applyMergeKeys(open.firstPending)) return true;
+  }
+  std::uint64_t weight = 1;
+  for (std::size_t i = open.firstPending; i < pending_.size(); ++i)
+    weight = addSaturating(weight, weight_[pending_[i]]);
+  weight_[open.node] = weight;
+
+  Node& n = tree_.nodes_[open.node];  // applyMergeKeys may not reallocate nodes, but be safe
+  n.first = static_cast<std::uint32_t>(tree_.children_.size());
+  n.count = static_cast<std::uint32_t>(pending_.size() - open.firstPending);
+  tree_.children_.insert(tree_.children_.end(), pending_.begin() + open.firstPending,
+                         pending_.end());
+  pending_.resize(open.firstPending);
+  return true;
+}
+
+bool TreeBuilder::checkDuplicateKeys(const Node& map, std::size_t first) {
+  (void)map;
+  const std::size_t pairs = (pending_.size() - first) / 2;
+  auto keyText = [&](std::size_t pair) -> const Node* {
+    const Node& k = tree_.nodes_[pending_[first + pair * 2]];
+    if (k.kind != NodeKind::Scalar) return nullptr;
+    if (k.style == ScalarStyle::Plain && k.value == "<<") return nullptr;
+    return &k;
+  };
+  auto report = [&](const Node& dup) {
+    problems_.push_back({ProblemKind::DuplicateKey, dup.start, dup.end,
+                         "key \"" + std::string(dup.value) + "\" is repeated in this mapping"});
+  };
+  if (pairs <= 16) {
+    for (std::size_t i = 1; i < pairs; ++i) {
+      const Node* ki = keyText(i);
+      if (!ki) continue;
+      for (std::size_t j = 0; j < i; ++j) {
+        const Node* kj = keyText(j);
+        if (kj && kj->value == ki->value) {
+          report(*ki);
+          break;
+        }
+      }
+    }
+    return true;
+  }
+  std::vector<std::pair<std::string_view, std::size_t>> keys;
+  keys.reserve(pairs);
+  for (std::size_t i = 0; i < pairs; ++i)
+    if (const Node* k = keyText(i)) keys.emplace_back(k->value, i);
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::size_t> repeated;
+  for (std::size_t i = 1; i < keys.size(); ++i)
+    if (keys[i].first == keys[i - 1].first) repeated.push_back(keys[i].second);
+  std::sort(repeated.begin(), repeated.end());
+  for (std::size_t pair : repeated) report(*keyText(pair));
+  return true;
+}
+
+// YAML 1.1 merge keys (`<<: *defaults`), which Kubernetes' YAML reader honours: keys written
+// in the mapping win over merged ones, and earlier merge sources over later ones.
+bool TreeBuilder::applyMergeKeys(std::size_t first) {
+  const std::size_t pairs = (pending_.size() - first) / 2;
+  bool hasMerge = false;
+  for (std::size_t i = 0; i < pairs && !hasMerge; ++i) {
+    const Node& k = tree_.nodes_[pending_[first + i * 2]];
+    hasMerge = k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && k.value == "<<";
+  }
+  if (!hasMerge) return true;
+
+  std::vector<std::uint32_t> merged;
+  std::vector<std::uint32_t> sources;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    std::uint32_t key = pending_[first + i * 2];
+    std::uint32_t value = pending_[first + i * 2 + 1];
+    const Node& k = tree_.nodes_[key];
+    if (k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && k.value == "<<") {
+      const Node& v = tree_.nodes_[value];
+      if (v.kind == NodeKind::Mapping) {
+        sources.push_back(value);
+      } else if (v.kind == NodeKind::Sequence) {
+        for (std::uint32_t c = 0; c < v.count; ++c)
+          sources.push_back(tree_.children_[v.first + c]);
+      }
+      continue;
+    }
+    merged.push_back(key);
+    merged.push_back(value);
+  }
+  auto present = [&](std::string_view name) {
+    for (std::size_t i = 0; i < merged.size(); i += 2) {
+      const Node& k = tree_.nodes_[merged[i]];
+      if (k.kind == NodeKind::Scalar && k.value == name) return true;
+    }
+    return false;
+  };
+  for (std::uint32_t source : sources) {
+    const Node& s = tree_.nodes_[source];
+    if (s.kind != NodeKind::Mapping) continue;
+    mergedEntries_ += s.count / 2;
+    if (mergedEntries_ > limits_.maxAliasExpansion) {
+      failDocument(ProblemKind::AliasExpansion, s.start, s.end,
+                   "merge keys copy more than " + std::to_string(limits_.maxAliasExpansion) +
+                       " entries into this document");
+      return false;
+    }
+    for (std::uint32_t c = 0; c + 1 < s.count; c += 2) {
+      std::uint32_t key = tree_.children_[s.first + c];
+      const Node& k = tree_.nodes_[key];
+      if (k.kind == NodeKind::Scalar && present(k.value)) continue;
+      merged.push_back(key);
+      merged.push_back(tree_.children_[s.first + c + 1]);
+    }
+  }
+  pending_.resize(first);
+  pending_.insert(pending_.end(), merged.begin(), merged.end());
+  return true;
+}
+
+void TreeBuilder::startDocument(const yaml_event_t& e) {
+  inDocument_ = true;
+  documentFailed_ = false;
+  documentHasAliases_ = false;
+  documentHasRoot_ = false;
+  mergedEntries_ = 0;
+  anchors_.clear();
+  stack_.clear();
+  pending_.clear();
+  documentStart_ = mark(e.start_mark);
+  documentFirstNode_ = tree_.nodes_.size();
+  documentFirstChild_ = tree_.children_.size();
+}
+
+void TreeBuilder::endDocument() {
+  inDocument_ = false;
+  if (documentFailed_) {
+    documentFailed_ = false;
+    return;
+  }
+  if (!documentHasRoot_) return;
+  if (documentHasAliases_) {
+    std::uint64_t written = tree_.nodes_.size() - documentFirstNode_;
+    std::uint64_t expanded = weight_[documentRoot_];
+    if (expanded > written && expanded - written > limits_.maxAliasExpansion) {
+      const Node& root = tree_.nodes_[documentRoot_];
+      failDocument(ProblemKind::AliasExpansion, root.start, root.start,
+                   "aliases expand this document by more than " +
+                       std::to_string(limits_.maxAliasExpansion) + " nodes");
+      documentFailed_ = false;
+      return;
+    }
+  }
+  tree_.documents_.push_back({documentRoot_, documentStart_});
+}
+
+void TreeBuilder::failDocument(ProblemKind kind, Mark start, Mark end, std::string message) {
+  problems_.push_back({kind, start, end, std::move(message)});
+  documentFailed_ = true;
+  tree_.nodes_.resize(documentFirstNode_);
+  tree_.children_.resize(documentFirstChild_);
+  weight_.resize(documentFirstNode_);
+  open_.resize(documentFirstNode_);
+  stack_.clear();
+  pending_.clear();
+}
+
+ParseResult parse(std::string text, const ParseLimits& limits, bool asciiOnly) {
+  ParseResult result;
+  result.tree = std::make_unique<Tree>(std::move(text));
+  TreeBuilder builder(*result.tree, limits, asciiOnly, result.problems);
+  builder.run();
+  return result;
+}
+
+}  // namespace pg::yaml

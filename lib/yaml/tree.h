@@ -1,0 +1,182 @@
+// The document tree every later stage reads: nodes in one arena per file, scalar text as
+// string views (into the file buffer where the bytes are the value, else into an owned
+// arena), and the source position of every node. Aliases share the anchored node instead of
+// copying it, so the tree never grows with alias expansion.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pg::yaml {
+
+enum class NodeKind : std::uint8_t { Scalar, Mapping, Sequence };
+
+// Plain scalars are typed by their text (null, booleans, numbers); any other style, or an
+// explicit !!str tag, makes a string.
+enum class ScalarStyle : std::uint8_t { Plain, Quoted, Block };
+
+struct Mark {
+  std::uint32_t line = 0;    // 1-based; 0 means unknown
+  std::uint32_t column = 0;  // 1-based, in Unicode code points
+};
+
+struct Node {
+  NodeKind kind = NodeKind::Scalar;
+  ScalarStyle style = ScalarStyle::Plain;
+  Mark start;
+  Mark end;
+  std::string_view value;    // scalars only
+  std::uint32_t first = 0;   // containers: index of the first child in Tree::children
+  std::uint32_t count = 0;   // containers: number of children (mappings: key, value, key, ...)
+};
+
+// Owns the bytes scalars point into that are not in the file buffer (escaped, folded).
+class StringArena {
+ public:
+  std::string_view store(std::string_view text);
+
+ private:
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  std::size_t used_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+struct Document {
+  std::uint32_t root = 0;  // node index
+  Mark start;              // where the document begins (its first token)
+};
+
+class NodeRef;
+struct EntryRange;
+struct ItemRange;
+
+// All documents of one file. Not copyable or movable: NodeRefs point at it.
+class Tree {
+ public:
+  explicit Tree(std::string text) : text_(std::make_unique<std::string>(std::move(text))) {}
+  Tree(const Tree&) = delete;
+  Tree& operator=(const Tree&) = delete;
+
+  std::string_view text() const { return *text_; }
+  const std::vector<Document>& documents() const { return documents_; }
+  NodeRef root(std::size_t document) const;
+  std::size_t nodeCount() const { return nodes_.size(); }
+
+ private:
+  friend class NodeRef;
+struct EntryRange;
+struct ItemRange;
+  friend class TreeBuilder;
+  std::unique_ptr<std::string> text_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> children_;
+  std::vector<Document> documents_;
+  StringArena strings_;
+};
+
+// A handle on one node. An empty NodeRef (a missing key, an index out of range) answers every
+// question with "nothing", so lookups chain: `obj.get("metadata").get("name").str()`.
+class NodeRef {
+ public:
+  NodeRef() = default;
+  NodeRef(const Tree* tree, std::uint32_t index) : tree_(tree), index_(index) {}
+
+  explicit operator bool() const { return tree_ != nullptr; }
+  bool operator==(const NodeRef& other) const = default;
+
+  const Tree* tree() const { return tree_; }
+  std::uint32_t index() const { return index_; }
+
+  bool isScalar() const { return tree_ && node().kind == NodeKind::Scalar; }
+  bool isMapping() const { return tree_ && node().kind == NodeKind::Mapping; }
+  bool isSequence() const { return tree_ && node().kind == NodeKind::Sequence; }
+  // A plain `null`, `~` or empty scalar. A missing node is not null: check `operator bool`.
+  bool isNull() const;
+  // A scalar that YAML types as a string (not null, boolean or number).
+  bool isString() const;
+  ScalarStyle style() const { return tree_ ? node().style : ScalarStyle::Plain; }
+
+  // The scalar's text; empty for anything else.
+  std::string_view str() const { return isScalar() ? node().value : std::string_view(); }
+  std::optional<bool> asBool() const;
+  std::optional<std::int64_t> asInt() const;
+
+  // Number of mapping entries or sequence items; 0 for scalars and missing nodes.
+  std::size_t size() const;
+  NodeRef get(std::string_view key) const;  // mapping value by key
+  NodeRef keyNode(std::string_view key) const;  // the key node itself, for positions
+  NodeRef at(std::size_t index) const;  // sequence item
+  NodeRef keyAt(std::size_t entry) const;  // mapping entry's key
+  NodeRef valueAt(std::size_t entry) const;  // mapping entry's value
+
+  Mark start() const { return tree_ ? node().start : Mark{}; }
+  Mark end() const { return tree_ ? node().end : Mark{}; }
+
+  // `for (auto [key, value] : node.entries())`, `for (NodeRef item : node.items())`; empty
+  // for nodes of the other kinds.
+  EntryRange entries() const;
+  ItemRange items() const;
+
+ private:
+  const Node& node() const { return tree_->nodes_[index_]; }
+  NodeRef child(std::size_t i) const { return {tree_, tree_->children_[node().first + i]}; }
+
+  const Tree* tree_ = nullptr;
+  std::uint32_t index_ = 0;
+};
+
+struct Entry {
+  NodeRef key;
+  NodeRef value;
+};
+
+class EntryIterator {
+ public:
+  EntryIterator(NodeRef map, std::size_t i) : map_(map), i_(i) {}
+  Entry operator*() const { return {map_.keyAt(i_), map_.valueAt(i_)}; }
+  EntryIterator& operator++() {
+    ++i_;
+    return *this;
+  }
+  bool operator!=(const EntryIterator& other) const { return i_ != other.i_; }
+
+ private:
+  NodeRef map_;
+  std::size_t i_;
+};
+
+class ItemIterator {
+ public:
+  ItemIterator(NodeRef seq, std::size_t i) : seq_(seq), i_(i) {}
+  NodeRef operator*() const { return seq_.at(i_); }
+  ItemIterator& operator++() {
+    ++i_;
+    return *this;
+  }
+  bool operator!=(const ItemIterator& other) const { return i_ != other.i_; }
+
+ private:
+  NodeRef seq_;
+  std::size_t i_;
+};
+
+struct EntryRange {
+  NodeRef map;
+  EntryIterator begin() const { return {map, 0}; }
+  EntryIterator end() const { return {map, map.size()}; }
+};
+
+struct ItemRange {
+  NodeRef seq;
+  ItemIterator begin() const { return {seq, 0}; }
+  ItemIterator end() const { return {seq, seq.size()}; }
+};
+
+inline EntryRange NodeRef::entries() const { return {isMapping() ? *this : NodeRef()}; }
+inline ItemRange NodeRef::items() const { return {isSequence() ? *this : NodeRef()}; }
+
+}  // namespace pg::yaml
