@@ -160,10 +160,12 @@ void addLintCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("PATH", o->paths, "Files, folders or - for standard input (default: .)");
   o->formatOption = cmd->add_option("--format", o->formats,
                                     "text, json, sarif, junit or github; repeatable")
-                        ->expected(1);
+                        ->take_all()
+                        ->allow_extra_args(false);
   o->outputOption = cmd->add_option("--output", o->outputs,
                                     "File for the --format before it; repeatable")
-                        ->expected(1);
+                        ->take_all()
+                        ->allow_extra_args(false);
   cmd->add_option("--fail-on", o->failOn, "error, warning, note or none (default: error)");
   cmd->add_option("--config", o->configPath,
                   "Config file (default: .policygraph.yaml found upward from the first PATH)");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@ enum class Severity : unsigned char { Note = 0, Warning = 1, Error = 2 };
 
 std::string_view toString(Severity severity);
 std::optional<Severity> parseSeverity(std::string_view text);
+inline std::ostream& operator<<(std::ostream& out, Severity s) { return out << toString(s); }
 
 // A rule's catalogue entry: everything reports and documentation say about it.
 struct RuleInfo {

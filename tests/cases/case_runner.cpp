@@ -1,0 +1,232 @@
+// Runs every case under testdata/cases/<family>/<case>/: the findings must be exactly those
+// the case announces with `# expect: ID[, ID...]` comments (each on the line the finding points
+// at) and in an optional `expect.txt` (`PATH:LINE ID` lines, for files that cannot hold a
+// comment: symlinks, binary files). Optional goldens in `expected/` are compared byte for byte;
+// `PG_UPDATE_GOLDENS=1` rewrites the goldens that exist, for review.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lib/analysis/analysis.h"
+#include "lib/config/config.h"
+#include "lib/report/report.h"
+#include "rules/engine.h"
+#include "rules/rule_pages.h"
+#include "rules/rule.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Expectation {
+  std::string path;
+  std::uint32_t line;
+  std::string rule;
+  auto operator<=>(const Expectation&) const = default;
+};
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> splitIds(std::string_view text) {
+  std::vector<std::string> ids;
+  std::string current;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      current += c;
+    } else {
+      if (!current.empty()) ids.push_back(current);
+      current.clear();
+      if (c != ',' && c != ' ' && c != '\t') break;  // the list ends at anything else
+    }
+  }
+  if (!current.empty()) ids.push_back(current);
+  return ids;
+}
+
+std::multiset<Expectation> readExpectations(const fs::path& caseDir) {
+  std::multiset<Expectation> out;
+  for (auto it = fs::recursive_directory_iterator(caseDir); it != fs::recursive_directory_iterator();
+       ++it) {
+    const fs::path rel = it->path().lexically_relative(caseDir);
+    if (*rel.begin() == "expected") {
+      if (it->is_directory()) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_symlink() || !it->is_regular_file()) continue;
+    if (rel == "expect.txt") continue;
+    std::string text = readAll(it->path());
+    std::uint32_t line = 1;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      std::size_t end = text.find('\n', start);
+      std::string_view l(text.data() + start,
+                         (end == std::string::npos ? text.size() : end) - start);
+      if (auto at = l.find("# expect:"); at != std::string_view::npos)
+        for (const std::string& id : splitIds(l.substr(at + 9)))
+          out.insert({rel.generic_string(), line, id});
+      if (end == std::string::npos) break;
+      start = end + 1;
+      ++line;
+    }
+  }
+  fs::path extra = caseDir / "expect.txt";
+  if (fs::exists(extra)) {
+    std::istringstream lines(readAll(extra));
+    std::string l;
+    while (std::getline(lines, l)) {
+      if (l.empty() || l[0] == '#') continue;
+      auto colon = l.rfind(':', l.find(' '));
+      auto space = l.find(' ');
+      REQUIRE_MESSAGE((colon != std::string::npos && space != std::string::npos),
+                      "bad expect.txt line: " << l);
+      out.insert({l.substr(0, colon),
+                  static_cast<std::uint32_t>(std::stoul(l.substr(colon + 1, space - colon - 1))),
+                  l.substr(space + 1)});
+    }
+  }
+  return out;
+}
+
+struct CaseResult {
+  std::multiset<Expectation> expected;
+  std::multiset<Expectation> actual;
+  std::string text;  // the text report, for the golden
+};
+
+CaseResult runCase(const fs::path& caseDir) {
+  pg::config::Config settings;
+  fs::path configFile = caseDir / ".policygraph.yaml";
+  if (fs::exists(configFile)) settings = pg::config::loadConfig(configFile, ".policygraph.yaml");
+  settings.exclude.push_back("expected/**");
+  pg::analysis::Inputs inputs;
+  inputs.paths = {caseDir.string()};
+  inputs.root = caseDir;
+  inputs.jobs = 2;
+  pg::analysis::Analysis a = pg::analysis::analyze(std::move(settings), inputs);
+  pg::rules::RuleRun run = pg::rules::runRules(a);
+  CaseResult r;
+  r.expected = readExpectations(caseDir);
+  for (const pg::model::Finding& f : run.findings)
+    r.actual.insert({f.location.path, f.location.start.line, f.ruleId});
+  std::vector<pg::model::RuleInfo> catalogue = pg::rules::catalogue();
+  std::ostringstream text;
+  pg::report::writeText(text, {a, run.findings, catalogue, run.suppressed, run.baselined},
+                        {false});
+  r.text = text.str();
+  return r;
+}
+
+std::string describe(const std::multiset<Expectation>& set) {
+  std::string out;
+  for (const Expectation& e : set)
+    out += "  " + e.path + ":" + std::to_string(e.line) + " " + e.rule + "\n";
+  return out.empty() ? "  (none)\n" : out;
+}
+
+std::vector<fs::path> allCases() {
+  std::vector<fs::path> cases;
+  fs::path root = fs::path(PG_SOURCE_DIR) / "testdata" / "cases";
+  for (const auto& family : fs::directory_iterator(root)) {
+    if (!family.is_directory()) continue;
+    for (const auto& c : fs::directory_iterator(family.path()))
+      if (c.is_directory()) cases.push_back(c.path());
+  }
+  std::sort(cases.begin(), cases.end());
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("every case yields exactly the findings it expects") {
+  const bool update = std::getenv("PG_UPDATE_GOLDENS") != nullptr;
+  std::vector<fs::path> cases = allCases();
+  REQUIRE(!cases.empty());
+  std::size_t goldens = 0;
+  for (const fs::path& caseDir : cases) {
+    const std::string name = caseDir.lexically_relative(PG_SOURCE_DIR).generic_string();
+    CAPTURE(name);
+    CaseResult r = runCase(caseDir);
+    std::multiset<Expectation> missing, unexpected;
+    std::set_difference(r.expected.begin(), r.expected.end(), r.actual.begin(), r.actual.end(),
+                        std::inserter(missing, missing.end()));
+    std::set_difference(r.actual.begin(), r.actual.end(), r.expected.begin(), r.expected.end(),
+                        std::inserter(unexpected, unexpected.end()));
+    const bool exact = missing.empty() && unexpected.empty();
+    CHECK_MESSAGE(exact,
+                  name << ":\nexpected but not found:\n"
+                       << describe(missing) << "found but not expected:\n"
+                       << describe(unexpected) << "report:\n"
+                       << r.text);
+    fs::path golden = caseDir / "expected" / "lint.txt";
+    if (fs::exists(golden)) {
+      ++goldens;
+      if (update) {
+        std::ofstream(golden, std::ios::binary) << r.text;
+      } else {
+        CHECK_MESSAGE(readAll(golden) == r.text, name << ": text report differs from "
+                                                      << "expected/lint.txt:\n"
+                                                      << r.text);
+      }
+    }
+  }
+  MESSAGE("ran " << cases.size() << " cases, " << goldens << " goldens");
+}
+
+// Each rule has a failing case (a case folder named after the rule that expects it) and a
+// passing one (a case folder named after the rule that does not).
+TEST_CASE("every rule has a failing and a passing case") {
+  std::vector<fs::path> cases = allCases();
+  for (const pg::rules::Rule& rule : pg::rules::registry()) {
+    const std::string id(rule.info.id);
+    CAPTURE(id);
+    bool failing = false, passing = false;
+    for (const fs::path& caseDir : cases) {
+      if (!caseDir.filename().string().starts_with(id + "-")) continue;
+      std::multiset<Expectation> expected = readExpectations(caseDir);
+      bool expects = std::any_of(expected.begin(), expected.end(),
+                                 [&](const Expectation& e) { return e.rule == id; });
+      (expects ? failing : passing) = true;
+    }
+    CHECK_MESSAGE(failing, id << " has no failing case (testdata/cases/*/" << id << "-*/)");
+    CHECK_MESSAGE(passing, id << " has no passing case (testdata/cases/*/" << id << "-*/)");
+  }
+}
+
+// Every rule has its page, and every page its rule, named `<ID>-<name>.md`.
+TEST_CASE("rule pages and rules pair up") {
+  std::size_t count = 0;
+  for (const pg::rules::Rule& rule : pg::rules::registry()) {
+    CAPTURE(std::string(rule.info.id));
+    CHECK_MESSAGE(!rule.info.markdown.empty(),
+                  "missing page rules/" << rule.info.family << "/" << rule.info.id << "-"
+                                        << rule.info.name << ".md");
+    if (!rule.info.markdown.empty())
+      CHECK(rule.info.pagePath == "rules/" + std::string(rule.info.family) + "/" +
+                                      std::string(rule.info.id) + "-" +
+                                      std::string(rule.info.name) + ".md");
+    ++count;
+  }
+  CHECK(count > 0);
+  std::size_t pageCount = 0;
+  const pg::rules::RulePage* pages = pg::rules::rulePages(pageCount);
+  for (std::size_t i = 0; i < pageCount; ++i) {
+    std::string_view path = pages[i].path;
+    bool owned = std::any_of(pg::rules::registry().begin(), pg::rules::registry().end(),
+                             [&](const pg::rules::Rule& r) { return r.info.pagePath == path; });
+    CHECK_MESSAGE(owned, path << " belongs to no rule");
+  }
+}

@@ -1,0 +1,151 @@
+// Runs the built binary as a user would: exit codes, formats and outputs, stdin, rules.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/unit/test_folder.h"
+
+namespace {
+
+struct Run {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+std::string readAll(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs `policygraph ARGS` in `cwd`, with `input` on standard input.
+Run run(const std::filesystem::path& cwd, const std::string& args, const std::string& input = "") {
+  pg::testing::TestFolder io;
+  io.write("in", input);
+  std::string command = "cd " + quote(cwd.string()) + " && NO_COLOR=1 " + quote(PG_BINARY) +
+                        " " + args + " <" + quote((io.path() / "in").string()) + " >" +
+                        quote((io.path() / "out").string()) + " 2>" +
+                        quote((io.path() / "err").string());
+  int raw = std::system(command.c_str());
+  REQUIRE(WIFEXITED(raw));
+  return {WEXITSTATUS(raw), readAll(io.path() / "out"), readAll(io.path() / "err")};
+}
+
+const char* kClean = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n";
+const char* kBroken = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: [shop\n";
+
+}  // namespace
+
+TEST_CASE("exit status: 0 clean, 1 findings, 2 usage, and --fail-on") {
+  pg::testing::TestFolder dir;
+  dir.write("ok/a.yaml", kClean);
+  dir.write("bad/a.yaml", kBroken);
+  Run clean = run(dir.path(), "lint ok");
+  CHECK(clean.status == 0);
+  CHECK(clean.out == "no findings in 1 file (1 object)\n");
+  Run bad = run(dir.path(), "lint bad");
+  CHECK(bad.status == 1);
+  CHECK(bad.out.find("bad/a.yaml:5:1: error:") != std::string::npos);
+  CHECK(bad.out.find("[IN101]") != std::string::npos);
+  CHECK(run(dir.path(), "lint bad --fail-on none").status == 0);
+  CHECK(run(dir.path(), "lint nothing-here").status == 2);
+  CHECK(run(dir.path(), "lint ok --fail-on sometimes").status == 2);
+  CHECK(run(dir.path(), "lint ok --format xml").status == 2);
+  CHECK(run(dir.path(), "lint ok --no-such-flag").status == 2);
+  CHECK(run(dir.path(), "frobnicate").status == 2);
+}
+
+TEST_CASE("warnings fail only with --fail-on warning") {
+  pg::testing::TestFolder dir;
+  dir.write("a.yaml", kClean);
+  dir.write(".policygraph.yaml", "rules:\n  NOPE1: off\n");
+  CHECK(run(dir.path(), "lint .").status == 0);
+  Run warn = run(dir.path(), "lint . --fail-on warning");
+  CHECK(warn.status == 1);
+  CHECK(warn.out.find(".policygraph.yaml:2:3: warning:") != std::string::npos);
+}
+
+TEST_CASE("a broken config file is a usage error naming the spot") {
+  pg::testing::TestFolder dir;
+  dir.write("a.yaml", kClean);
+  dir.write(".policygraph.yaml", "rules:\n  IN101: loud\n");
+  Run r = run(dir.path(), "lint .");
+  CHECK(r.status == 2);
+  CHECK(r.err.find(".policygraph.yaml:2:10:") != std::string::npos);
+}
+
+TEST_CASE("--format/--output pairs write files and still print text; exit status is the same") {
+  pg::testing::TestFolder dir;
+  dir.write("a.yaml", kBroken);
+  Run r = run(dir.path(),
+              "lint a.yaml --format sarif --output r.sarif --format junit --output r.xml "
+              "--format json --output r.json");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("a.yaml:5:1: error:") != std::string::npos);
+  CHECK(readAll(dir.path() / "r.sarif").find("\"version\": \"2.1.0\"") != std::string::npos);
+  CHECK(readAll(dir.path() / "r.xml").find("<testsuites") != std::string::npos);
+  CHECK(readAll(dir.path() / "r.json").find("\"ruleId\": \"IN101\"") != std::string::npos);
+  Run quiet = run(dir.path(), "lint a.yaml --quiet --format json --output q.json");
+  CHECK(quiet.status == 1);
+  CHECK(quiet.out.empty());
+  Run json = run(dir.path(), "lint a.yaml --format json");
+  CHECK(json.status == 1);
+  CHECK(json.out.rfind("{", 0) == 0);
+  CHECK(run(dir.path(), "lint a.yaml --output x.json").status == 2);
+  CHECK(run(dir.path(), "lint a.yaml --format json --format sarif").status == 2);
+}
+
+TEST_CASE("standard input") {
+  pg::testing::TestFolder dir;
+  Run r = run(dir.path(), "lint -", kBroken);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("<stdin>:5:1: error:") != std::string::npos);
+  CHECK(run(dir.path(), "lint -", kClean).status == 0);
+}
+
+TEST_CASE("a baseline hides the findings it holds") {
+  pg::testing::TestFolder dir;
+  dir.write("a.yaml", kBroken);
+  CHECK(run(dir.path(), "lint a.yaml --quiet --format json --output base.json").status == 1);
+  Run r = run(dir.path(), "lint a.yaml --baseline base.json");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("1 in the baseline") != std::string::npos);
+  dir.write("not-a-report.json", "[1, 2]");
+  CHECK(run(dir.path(), "lint a.yaml --baseline not-a-report.json").status == 2);
+}
+
+TEST_CASE("output does not depend on --jobs") {
+  pg::testing::TestFolder dir;
+  for (int i = 0; i < 30; ++i)
+    dir.write("f" + std::to_string(i) + ".yaml", i % 4 ? kClean : kBroken);
+  Run one = run(dir.path(), "lint . --jobs 1 --format json");
+  Run two = run(dir.path(), "lint . --jobs 2 --format json");
+  Run many = run(dir.path(), "lint . --jobs 7 --format json");
+  CHECK(one.out == two.out);
+  CHECK(one.out == many.out);
+  CHECK(one.out.find("\"ruleId\": \"IN110\"") != std::string::npos);
+}
+
+TEST_CASE("rules and version") {
+  pg::testing::TestFolder dir;
+  Run list = run(dir.path(), "rules");
+  CHECK(list.status == 0);
+  CHECK(list.out.find("IN101  error   invalid-yaml") != std::string::npos);
+  Run page = run(dir.path(), "rules IN104");
+  CHECK(page.status == 0);
+  CHECK(page.out.rfind("# IN104 duplicate-key", 0) == 0);
+  Run unknown = run(dir.path(), "rules XX000");
+  CHECK(unknown.status == 2);
+  CHECK(run(dir.path(), "version").out.rfind("policygraph ", 0) == 0);
+}

@@ -1,0 +1,74 @@
+#include <doctest/doctest.h>
+
+#include "lib/config/config.h"
+#include "lib/config/glob.h"
+
+using namespace pg::config;
+
+TEST_CASE("globs: * within a segment, ** across segments") {
+  CHECK(globMatch("*.yaml", "a.yaml"));
+  CHECK_FALSE(globMatch("*.yaml", "dir/a.yaml"));
+  CHECK(globMatch("**/*.yaml", "a.yaml"));
+  CHECK(globMatch("**/*.yaml", "x/y/a.yaml"));
+  CHECK(globMatch("vendor/**", "vendor/a/b.yaml"));
+  CHECK(globMatch("vendor/**", "vendor/"));
+  CHECK_FALSE(globMatch("vendor/**", "vendors/a.yaml"));
+  CHECK(globMatch("**/kustomization.yaml", "kustomization.yaml"));
+  CHECK(globMatch("**/kustomization.yaml", "a/b/kustomization.yaml"));
+  CHECK_FALSE(globMatch("**/kustomization.yaml", "a/bkustomization.yaml"));
+  CHECK(globMatch("HTTPRoute/legacy/*", "HTTPRoute/legacy/old"));
+  CHECK_FALSE(globMatch("HTTPRoute/legacy/*", "HTTPRoute/legacy2/old"));
+  CHECK(globMatch("HTTPRoute/*/checkout", "HTTPRoute/shop/checkout"));
+  CHECK(globMatch("a?c", "abc"));
+  CHECK_FALSE(globMatch("a?c", "a/c"));
+  CHECK(globMatch("*", "anything"));
+  CHECK_FALSE(globMatch("*", "a/b"));
+  CHECK(globMatch("**", "a/b"));
+  // Pathological patterns finish quickly (no exponential backtracking).
+  CHECK_FALSE(globMatch("*a*a*a*a*a*a*a*a*b", std::string(200, 'a')));
+  CHECK_FALSE(globMatch("**/**/**/**/**/x", std::string(60, 'a') + "/" + std::string(60, 'b')));
+}
+
+TEST_CASE("a full config file") {
+  Config c = parseConfig(
+      "include: ['**/*.yaml']\n"
+      "exclude: [charts/**, vendor/**]\n"
+      "defaultNamespace: apps\n"
+      "limits: {maxFileBytes: 1000, maxDepth: 20, maxAliasExpansion: 50}\n"
+      "rules:\n  GW203: warning\n  PA301: off\n  KD401: {severity: note}\n"
+      "suppressions:\n  - rule: PA301\n    objects: HTTPRoute/legacy/*\n    reason: migrating\n",
+      ".policygraph.yaml");
+  CHECK(c.include.size() == 1);
+  CHECK(c.exclude.size() == 2);
+  CHECK(c.defaultNamespace == "apps");
+  CHECK(c.limits.maxFileBytes == 1000);
+  CHECK(c.limits.maxDepth == 20);
+  CHECK(c.limits.maxAliasExpansion == 50);
+  CHECK((c.rules.at("GW203").severity == pg::model::Severity::Warning));
+  CHECK(c.rules.at("PA301").off);
+  CHECK((c.rules.at("KD401").severity == pg::model::Severity::Note));
+  CHECK(c.rules.at("GW203").where.start.line == 6);
+  REQUIRE(c.suppressions.size() == 1);
+  CHECK(c.suppressions[0].objects == "HTTPRoute/legacy/*");
+  CHECK(c.suppressions[0].where.start.line == 10);
+}
+
+TEST_CASE("config errors name the file, line and column") {
+  auto fails = [](const char* text, const char* where) {
+    CAPTURE(text);
+    try {
+      parseConfig(text, "cfg.yaml");
+      FAIL("no error");
+    } catch (const ConfigError& e) {
+      CHECK(std::string(e.what()).rfind(where, 0) == 0);
+    }
+  };
+  fails("unknown: 1\n", "cfg.yaml:1:1:");
+  fails("rules:\n  GW203: loud\n", "cfg.yaml:2:10:");
+  fails("limits: {maxDepth: -1}\n", "cfg.yaml:1:20:");
+  fails("suppressions:\n  - rule: PA301\n", "cfg.yaml:2:5:");
+  fails("include: {a: 1}\n", "cfg.yaml:1:10:");
+  fails("a: [\n", "cfg.yaml:");
+  CHECK(parseConfig("", "cfg.yaml").include.empty());
+  CHECK(parseConfig("# only a comment\n", "cfg.yaml").include.empty());
+}

@@ -1,0 +1,135 @@
+#include <doctest/doctest.h>
+
+#include "lib/load/loader.h"
+#include "lib/model/selector.h"
+#include "lib/model/store.h"
+#include "lib/yaml/parser.h"
+
+using namespace pg;
+
+namespace {
+
+struct Loaded {
+  load::FileResult file;
+  model::Store store;
+};
+
+Loaded loadStore(std::string text) {
+  Loaded l{load::loadText("test.yaml", std::move(text), {}), model::Store("default")};
+  l.store.build(l.file.resources);
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("object refs display and parse") {
+  model::ObjectRef ref{"gateway.networking.k8s.io", "HTTPRoute", "shop", "checkout", ""};
+  CHECK(ref.display() == "HTTPRoute/shop/checkout");
+  ref.sectionName = "rule-1";
+  CHECK(ref.display() == "HTTPRoute/shop/checkout#rule-1");
+  model::ObjectRef cluster{"gateway.networking.k8s.io", "GatewayClass", "", "eg", ""};
+  CHECK(cluster.display() == "GatewayClass/eg");
+  std::string kind, ns, name;
+  CHECK(model::parseDisplayRef("HTTPRoute/shop/checkout", kind, ns, name));
+  CHECK((kind == "HTTPRoute" && ns == "shop" && name == "checkout"));
+  CHECK(model::parseDisplayRef("GatewayClass/eg", kind, ns, name));
+  CHECK((kind == "GatewayClass" && ns.empty() && name == "eg"));
+  CHECK_FALSE(model::parseDisplayRef("HTTPRoute", kind, ns, name));
+  CHECK_FALSE(model::parseDisplayRef("a/b/c/d", kind, ns, name));
+  auto gv = model::splitApiVersion("gateway.networking.k8s.io/v1");
+  CHECK(gv.group == "gateway.networking.k8s.io");
+  CHECK(gv.version == "v1");
+  CHECK(model::splitApiVersion("v1").group.empty());
+}
+
+TEST_CASE("label selectors: matchLabels and every operator") {
+  auto parsed = yaml::parse(
+      "labels: {app: web, tier: front}\n"
+      "s1: {matchLabels: {app: web}}\n"
+      "s2: {matchExpressions: [{key: tier, operator: In, values: [front, back]}]}\n"
+      "s3: {matchExpressions: [{key: tier, operator: NotIn, values: [front]}]}\n"
+      "s4: {matchExpressions: [{key: app, operator: Exists}]}\n"
+      "s5: {matchExpressions: [{key: app, operator: DoesNotExist}]}\n"
+      "s6: {}\n"
+      "bad1: {matchExpressions: [{key: app, operator: Near}]}\n"
+      "bad2: {matchExpressions: [{key: app, operator: In}]}\n"
+      "bad3: {matchExpressions: [{key: app, operator: Exists, values: [x]}]}\n",
+      {}, true);
+  yaml::NodeRef root = parsed.tree->root(0);
+  yaml::NodeRef labels = root.get("labels");
+  auto sel = [&](const char* key) {
+    model::LabelSelector::Error error;
+    auto s = model::LabelSelector::parse(root.get(key), &error);
+    REQUIRE(s);
+    return *s;
+  };
+  CHECK(sel("s1").matches(labels));
+  CHECK(sel("s2").matches(labels));
+  CHECK_FALSE(sel("s3").matches(labels));
+  CHECK(sel("s4").matches(labels));
+  CHECK_FALSE(sel("s5").matches(labels));
+  CHECK(sel("s6").matchesEverything());
+  for (const char* bad : {"bad1", "bad2", "bad3"}) {
+    CAPTURE(bad);
+    model::LabelSelector::Error error;
+    CHECK_FALSE(model::LabelSelector::parse(root.get(bad), &error));
+    CHECK(!error.message.empty());
+    CHECK(error.at);
+  }
+}
+
+TEST_CASE("the store indexes by kind, key, namespace and label, and finds duplicates") {
+  Loaded l = loadStore(
+      "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop, labels: {team: a}}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop, labels: {app: "
+      "web}}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n---\n"
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {name: eg, "
+      "namespace: ignored}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\n");
+  const model::Store& s = l.store;
+  CHECK(s.size() == 5);
+  CHECK(s.ofKind("Service").size() == 2);
+  const model::Resource* web = s.find("", "Service", "shop", "web");
+  REQUIRE(web);
+  CHECK(web->namespace_ == "shop");
+  const model::Resource* defaulted = s.find("", "Service", "default", "web");
+  REQUIRE(defaulted);
+  CHECK_FALSE(defaulted->namespaceWritten);
+  const model::Resource* gc = s.find("gateway.networking.k8s.io", "GatewayClass", "", "eg");
+  REQUIRE(gc);
+  CHECK(gc->clusterScoped());
+  CHECK(gc->display() == "GatewayClass/eg");
+  CHECK(s.inNamespace("shop").size() == 1);
+  CHECK(s.withLabel("team", "a").size() == 1);
+  REQUIRE(s.duplicates().size() == 1);
+  CHECK(s.duplicates()[0].first == web);
+  CHECK(s.duplicates()[0].second->node.start().line == 17);
+  CHECK(s.findByKind("Service", "shop", "web").size() == 1);
+  auto selected = s.select("Service", "shop", model::LabelSelector::fromMatchLabels(
+                                                  web->labels()));
+  CHECK(selected.size() == 1);
+}
+
+TEST_CASE("CustomResourceDefinitions in the input declare cluster-scoped kinds") {
+  Loaded l = loadStore(
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: "
+      "widgets.example.com}\nspec: {group: example.com, scope: Cluster, names: {kind: "
+      "Widget}}\n---\n"
+      "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n");
+  const model::Resource* w = l.store.find("example.com", "Widget", "", "w");
+  REQUIRE(w);
+  CHECK(w->clusterScoped());
+}
+
+TEST_CASE("locations point at fields: the key to the end of the value") {
+  Loaded l = loadStore("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n");
+  const model::Resource& r = l.store.all().at(0);
+  model::Location at = r.locateField(r.metadata(), "name");
+  CHECK(at.path == "test.yaml");
+  CHECK(at.start.line == 4);
+  CHECK(at.start.column == 3);
+  CHECK(at.end.column == 12);
+  model::Location missing = r.locateField(r.metadata(), "namespace");
+  CHECK(missing.start.line == 4);  // the mapping itself
+}

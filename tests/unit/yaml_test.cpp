@@ -1,0 +1,189 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "lib/yaml/parser.h"
+
+using namespace pg::yaml;
+
+namespace {
+
+ParseResult parseText(std::string text, ParseLimits limits = {}) {
+  bool ascii = true;
+  for (unsigned char c : text) ascii = ascii && c < 0x80;
+  return parse(std::move(text), limits, ascii);
+}
+
+}  // namespace
+
+TEST_CASE("scalars, mappings and sequences keep their positions") {
+  ParseResult r = parseText("a: 1\nb:\n  - x\n  - 'y z'\nc: {d: true}\n");
+  REQUIRE(r.problems.empty());
+  REQUIRE(r.tree->documents().size() == 1);
+  NodeRef root = r.tree->root(0);
+  CHECK(root.isMapping());
+  CHECK(root.size() == 3);
+  CHECK(root.get("a").asInt() == 1);
+  CHECK(root.get("a").start().line == 1);
+  CHECK(root.get("a").start().column == 4);
+  NodeRef b = root.get("b");
+  REQUIRE(b.isSequence());
+  CHECK(b.size() == 2);
+  CHECK(b.at(1).str() == "y z");
+  CHECK(b.at(1).style() == ScalarStyle::Quoted);
+  CHECK(b.at(1).start().line == 4);
+  CHECK(b.at(1).start().column == 5);
+  CHECK(root.get("c").get("d").asBool() == true);
+  CHECK(root.keyNode("c").start().line == 5);
+  CHECK(root.keyNode("c").start().column == 1);
+  CHECK_FALSE(root.get("missing"));
+  CHECK(root.get("missing").get("deeper").str().empty());
+}
+
+TEST_CASE("scalar types follow the YAML core schema") {
+  ParseResult r = parseText("n: null\nt: ~\ne:\ns: 'null'\ni: 42\nf: 1.5\nw: word\nq: \"7\"\n");
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("n").isNull());
+  CHECK(root.get("t").isNull());
+  CHECK(root.get("e").isNull());
+  CHECK_FALSE(root.get("s").isNull());
+  CHECK(root.get("s").isString());
+  CHECK_FALSE(root.get("i").isString());
+  CHECK_FALSE(root.get("f").isString());
+  CHECK(root.get("w").isString());
+  CHECK(root.get("q").isString());
+  CHECK_FALSE(root.get("q").asInt());
+}
+
+TEST_CASE("escaped and folded scalars are decoded; plain ones point into the text") {
+  ParseResult r = parseText("a: \"x\\ty\"\nb: |\n  line1\n  line2\nc: plain\n");
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("a").str() == "x\ty");
+  CHECK(root.get("b").str() == "line1\nline2\n");
+  std::string_view c = root.get("c").str();
+  CHECK(c == "plain");
+  CHECK(c.data() >= r.tree->text().data());
+  CHECK(c.data() < r.tree->text().data() + r.tree->text().size());
+}
+
+TEST_CASE("columns count code points, not bytes") {
+  ParseResult r = parseText("name: \xc3\xa9t\xc3\xa9\nnext: x\n");
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("name").str() == "\xc3\xa9t\xc3\xa9");
+  CHECK(root.get("next").start().column == 7);
+}
+
+TEST_CASE("several documents, empty ones included") {
+  ParseResult r = parseText("---\na: 1\n---\n---\nb: 2\n...\n");
+  REQUIRE(r.problems.empty());
+  REQUIRE(r.tree->documents().size() == 3);
+  CHECK(r.tree->root(0).get("a").asInt() == 1);
+  CHECK(r.tree->root(1).isNull());
+  CHECK(r.tree->root(2).get("b").asInt() == 2);
+  CHECK(r.tree->documents()[2].start.line == 4);
+}
+
+TEST_CASE("a syntax error drops its document and parsing resumes at the next ---") {
+  ParseResult r = parseText("a: 1\n---\nb: [1, 2\n---\nc: 3\n");
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::Syntax);
+  CHECK(r.problems[0].start.line == 4);
+  REQUIRE(r.tree->documents().size() == 2);
+  CHECK(r.tree->root(0).get("a").asInt() == 1);
+  CHECK(r.tree->root(1).get("c").asInt() == 3);
+  CHECK(r.tree->root(1).get("c").start().line == 5);
+}
+
+TEST_CASE("duplicate keys are reported at the repeated key, first value wins") {
+  ParseResult r = parseText("a: 1\nb:\n  x: 1\n  x: 2\na: 3\n");
+  REQUIRE(r.problems.size() == 2);
+  CHECK(r.problems[0].kind == ProblemKind::DuplicateKey);
+  CHECK(r.problems[0].start.line == 4);
+  CHECK(r.problems[0].start.column == 3);
+  CHECK(r.problems[1].start.line == 5);
+  CHECK(r.tree->root(0).get("a").asInt() == 1);
+}
+
+TEST_CASE("duplicate keys in large mappings are found too") {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  text += "k7: again\n";
+  ParseResult r = parseText(text);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].start.line == 41);
+}
+
+TEST_CASE("aliases share the anchored node; merge keys merge, written keys win") {
+  ParseResult r = parseText(
+      "base: &b {x: 1, y: 2}\nuse: *b\nmerged:\n  <<: *b\n  y: 3\n  z: 4\n");
+  REQUIRE(r.problems.empty());
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("use").get("y").asInt() == 2);
+  CHECK(root.get("use") == root.get("base"));
+  NodeRef merged = root.get("merged");
+  CHECK(merged.size() == 3);
+  CHECK(merged.get("x").asInt() == 1);
+  CHECK(merged.get("y").asInt() == 3);
+  CHECK(merged.get("z").asInt() == 4);
+}
+
+TEST_CASE("an alias bomb is bounded and reported") {
+  std::string text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    text += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) text += std::string(i ? ", " : "") + "*" + char(c - 1);
+    text += "]\n";
+  }
+  text += "---\nok: 1\n";
+  ParseResult r = parseText(text, {128, 1000});
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::AliasExpansion);
+  REQUIRE(r.tree->documents().size() == 1);
+  CHECK(r.tree->root(0).get("ok").asInt() == 1);
+}
+
+TEST_CASE("an alias inside the node it names is reported, not followed") {
+  ParseResult r = parseText("a: &a [1, *a]\n");
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::AliasExpansion);
+  CHECK(r.tree->documents().empty());
+}
+
+TEST_CASE("an undefined alias is a syntax problem") {
+  ParseResult r = parseText("a: *nothing\n");
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::Syntax);
+}
+
+TEST_CASE("nesting deeper than the limit drops the document") {
+  std::string deep(200, '[');
+  deep += std::string(200, ']') + "\n---\nok: 1\n";
+  ParseResult r = parseText(deep, {64, 1000});
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::Depth);
+  CHECK(r.problems[0].start.column == 65);
+  REQUIRE(r.tree->documents().size() == 1);
+  CHECK(r.tree->root(0).get("ok").asInt() == 1);
+}
+
+TEST_CASE("JSON is read as YAML") {
+  ParseResult r = parseText("{\"kind\": \"Service\", \"spec\": {\"ports\": [{\"port\": 80}]}}");
+  REQUIRE(r.problems.empty());
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("kind").str() == "Service");
+  CHECK(root.get("spec").get("ports").at(0).get("port").asInt() == 80);
+}
+
+TEST_CASE("iteration over entries and items") {
+  ParseResult r = parseText("m: {a: 1, b: 2}\ns: [x, y, z]\n");
+  NodeRef root = r.tree->root(0);
+  std::string keys;
+  for (auto [k, v] : root.get("m").entries()) keys += std::string(k.str()) + std::string(v.str());
+  CHECK(keys == "a1b2");
+  std::string items;
+  for (NodeRef item : root.get("s").items()) items += std::string(item.str());
+  CHECK(items == "xyz");
+  int none = 0;
+  for (NodeRef item : root.get("m").items()) none += item ? 1 : 1;
+  CHECK(none == 0);
+}
