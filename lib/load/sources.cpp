@@ -157,7 +157,7 @@ std::string displayPath(const fs::path& path, const fs::path& root) {
   fs::path abs = fs::absolute(path).lexically_normal();
   fs::path rel = abs.lexically_relative(root);
   if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
-  return path.generic_string();
+  return abs.generic_string();
 }
 
 std::vector<SourceEntry> collectSources(const std::vector<std::string>& inputs,
@@ -168,7 +168,7 @@ std::vector<SourceEntry> collectSources(const std::vector<std::string>& inputs,
   bool sawStdin = false;
   for (const std::string& input : inputs) {
     if (input == "-") {
-      if (!sawStdin) out.push_back({"<stdin>", {}, true});
+      if (!sawStdin) out.push_back({std::string(kStdinPath), {}, true});
       sawStdin = true;
       continue;
     }

@@ -4,12 +4,16 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/config/config.h"
 #include "lib/load/problem.h"
 
 namespace pg::load {
+
+// How standard input is named in reports.
+inline constexpr std::string_view kStdinPath = "<stdin>";
 
 struct SourceEntry {
   std::string path;                    // as reported, relative to the repository root
@@ -23,7 +27,8 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// How a file is named in reports: relative to `root` when inside it, else as given.
+// How a file is named in reports: relative to `root` when inside it, else absolute (a path
+// relative to somewhere else would be resolved against the root by SARIF consumers).
 std::string displayPath(const std::filesystem::path& path, const std::filesystem::path& root);
 
 // Walks the inputs in a deterministic order (sorted by name). Hidden files and folders

@@ -47,7 +47,8 @@ void writeJson(std::ostream& out, const ReportInput& input) {
         {"suppressed", input.suppressed},
         {"baselined", input.baselined}}},
       {"findings", findings}};
-  out << doc.dump(2) << '\n';
+  // A file name that is not UTF-8 must not cost the whole report.
+  out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
 std::set<std::string> readBaseline(std::string_view jsonText) {

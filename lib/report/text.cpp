@@ -1,5 +1,6 @@
 #include <string>
 
+#include "lib/report/common.h"
 #include "lib/report/report.h"
 
 namespace pg::report {
@@ -25,10 +26,6 @@ std::string_view severityColor(const Palette& p, model::Severity s) {
   return p.reset;
 }
 
-void writePosition(std::ostream& out, const model::Location& at) {
-  out << at.path << ':' << at.start.line << ':' << at.start.column;
-}
-
 std::string plural(std::size_t n, std::string_view word) {
   std::string out = std::to_string(n) + " " + std::string(word);
   if (n != 1) out += 's';
@@ -43,12 +40,12 @@ void writeText(std::ostream& out, const ReportInput& input, const TextOptions& o
   for (const model::Finding& f : input.findings) {
     ++counts[static_cast<int>(f.severity)];
     out << p.bold;
-    writePosition(out, f.location);
+    out << detail::position(f.location);
     out << ": " << p.reset << severityColor(p, f.severity) << model::toString(f.severity) << ':'
         << p.reset << ' ' << p.bold << f.message << p.reset << " [" << f.ruleId << ']' << '\n';
     for (const model::RelatedLocation& r : f.related) {
       out << "  " << p.dim;
-      writePosition(out, r.location);
+      out << detail::position(r.location);
       out << ": note: " << r.message << p.reset << '\n';
     }
   }

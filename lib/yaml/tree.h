@@ -22,6 +22,7 @@ enum class ScalarStyle : std::uint8_t { Plain, Quoted, Block };
 struct Mark {
   std::uint32_t line = 0;    // 1-based; 0 means unknown
   std::uint32_t column = 0;  // 1-based, in Unicode code points
+  bool operator==(const Mark&) const = default;
 };
 
 struct Node {

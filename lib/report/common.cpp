@@ -1,0 +1,52 @@
+#include "lib/report/common.h"
+
+#include "lib/load/sources.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+
+namespace pg::report::detail {
+
+namespace {
+
+bool before(const yaml::Mark& a, const yaml::Mark& b) {
+  return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+}
+
+}  // namespace
+
+Span reportSpan(const model::Location& at) {
+  Span span{at.start, at.end};
+  if (span.start.line == 0) return {};
+  // A known line with an unknown column still points somewhere: the start of that line.
+  span.start.column = std::max<std::uint32_t>(span.start.column, 1);
+  if (span.end.line == 0 || span.end.column == 0 || before(span.end, span.start))
+    span.end = span.start;
+  return span;
+}
+
+// The name lib/load/sources.cpp gives standard input. A real file of that name at the root would
+// be taken for it; manifests are not named so.
+bool isStandardInput(std::string_view path) {
+  return path == load::kStdinPath;
+}
+
+std::string position(const model::Location& at) {
+  return at.path + ':' + std::to_string(at.start.line) + ':' + std::to_string(at.start.column);
+}
+
+std::string relatedLines(const model::Finding& finding) {
+  std::string lines;
+  for (const model::RelatedLocation& related : finding.related)
+    lines += '\n' + position(related.location) + ": note: " + related.message;
+  return lines;
+}
+
+std::map<std::string_view, std::size_t> indexRules(const std::vector<model::RuleInfo>& rules) {
+  std::map<std::string_view, std::size_t> index;
+  for (std::size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
+  return index;
+}
+
+}  // namespace pg::report::detail

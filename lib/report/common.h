@@ -1,0 +1,38 @@
+// Helpers shared by the writers for machines (SARIF, GitHub annotations).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/model/finding.h"
+#include "lib/model/source.h"
+
+namespace pg::report::detail {
+
+// A location's span as a report may state it. Consumers reject spans that end before they
+// start, so an unknown end, or one before the start, collapses onto the start. The end stays
+// exclusive, as libyaml marks it. `start.line == 0` means the location has no position in the
+// file (a folder, a symlink): say only the path.
+struct Span {
+  yaml::Mark start;
+  yaml::Mark end;
+};
+Span reportSpan(const model::Location& at);
+
+// Standard input has no path a consumer could open.
+bool isStandardInput(std::string_view path);
+
+// `path:line:column`, which terminals and editors turn into links.
+std::string position(const model::Location& at);
+
+// A finding's related locations, for formats with no field of their own for them: one
+// "\npath:line:column: note: message" each, as the text report prints them.
+std::string relatedLines(const model::Finding& finding);
+
+// Each rule's position in the catalogue, by ID; SARIF refers to rules by index.
+std::map<std::string_view, std::size_t> indexRules(const std::vector<model::RuleInfo>& rules);
+
+}  // namespace pg::report::detail
