@@ -22,6 +22,22 @@ std::string fileProblemDiscriminator(const std::string& path, std::string_view w
   return path + "#" + std::string(what);
 }
 
+// The text of one line, trimmed: what tells a problem apart from its neighbours in a way that
+// survives edits elsewhere in the file (unlike line numbers or document indexes).
+std::string_view lineText(std::string_view text, std::uint32_t line) {
+  std::size_t start = 0;
+  for (std::uint32_t l = 1; l < line && start != std::string_view::npos; ++l) {
+    start = text.find('\n', start);
+    if (start != std::string_view::npos) ++start;
+  }
+  if (start == std::string_view::npos || start > text.size()) return {};
+  std::size_t end = text.find('\n', start);
+  std::string_view out = text.substr(start, end == std::string_view::npos ? text.npos : end - start);
+  while (!out.empty() && (out.front() == ' ' || out.front() == '\t')) out.remove_prefix(1);
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\r')) out.remove_suffix(1);
+  return out.substr(0, 200);
+}
+
 // Reads a regular file whole; false with `error` set when it cannot.
 bool readFile(const std::filesystem::path& path, std::uint64_t maxBytes, std::string& out,
               std::string& error, bool& tooLarge) {
@@ -101,7 +117,7 @@ class Splitter {
       if (!root.isMapping()) {
         problem(ProblemKind::NotAnObject, root,
                 "this document is " + std::string(describe(root)) + ", not a Kubernetes object",
-                "doc" + std::to_string(d));
+                "document:" + std::string(lineText(tree.text(), root.start().line)));
         continue;
       }
       object(root);
@@ -131,15 +147,17 @@ class Splitter {
           problem(ProblemKind::NotAnObject, item,
                   "item " + std::to_string(i) + " of this " + std::string(kind.str()) + " is " +
                       std::string(describe(item)) + ", not a Kubernetes object",
-                  "doc" + std::to_string(document_) + ".items." + std::to_string(i));
+                  "item:" + std::string(lineText(file_.tree->text(), item.start().line)));
         }
         ++i;
       }
       return;
     }
-    std::string where = "doc" + std::to_string(document_) + "@" +
-                        std::to_string(node.start().line) + ":" +
-                        std::to_string(node.start().column);
+    // Names the object as far as it can be named, for fingerprints.
+    std::string where = std::string(kind.str()) + "/" +
+                        std::string(node.get("metadata").get("namespace").str()) + "/" +
+                        std::string(node.get("metadata").get("name").str()) + ":" +
+                        std::string(lineText(file_.tree->text(), node.start().line));
     if (!apiVersion.isString() || apiVersion.str().empty()) {
       problem(ProblemKind::MissingField, apiVersion ? apiVersion : node,
               apiVersion ? "apiVersion must be a non-empty string" : "this object has no apiVersion",
@@ -168,7 +186,7 @@ class Splitter {
               "this " + std::string(kind.str()) + " has no metadata.name", where + ".name");
       return;
     }
-    if (!name.isScalar() || name.isNull() || name.str().empty()) {
+    if (!name.isString() || name.str().empty()) {
       problem(ProblemKind::MissingField, name, "metadata.name must be a non-empty string",
               where + ".name");
       return;
@@ -225,15 +243,17 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
       break;
   }
   yaml::ParseLimits parseLimits{limits.maxDepth, limits.maxAliasExpansion};
-  yaml::ParseResult parsed =
-      yaml::parse(std::move(text), parseLimits, scan.verdict == EncodingScan::Verdict::Ascii);
+  const bool json = file.path.size() >= 5 && file.path.compare(file.path.size() - 5, 5, ".json") == 0;
+  yaml::ParseResult parsed = yaml::parse(std::move(text), parseLimits,
+                                         scan.verdict == EncodingScan::Verdict::Ascii, json);
   file.tree = std::move(parsed.tree);
-  std::uint32_t n = 0;
   for (yaml::ParseProblem& p : parsed.problems) {
+    std::string discriminator = fileProblemDiscriminator(
+        file.path, p.message + ":" + std::string(lineText(file.tree->text(), p.start.line)));
     result.problems.push_back({problemKindOf(p.kind),
                                {file.path, p.start, p.end},
                                std::move(p.message),
-                               fileProblemDiscriminator(file.path, "yaml" + std::to_string(n++)),
+                               std::move(discriminator),
                                {}});
   }
   Splitter(file, result).run();

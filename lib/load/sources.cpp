@@ -114,9 +114,11 @@ class Walker {
       std::error_code ec;
       fs::path target = fs::canonical(entry, ec);
       if (ec || !isUnder(target, boundary_)) {
+        // The target as written in the link, not as resolved: the same on every checkout.
+        fs::path written = fs::read_symlink(entry, ec);
         problem(ProblemKind::SymlinkOutside, entry,
                 "symlink points outside the folder being checked (to " +
-                    (ec ? std::string("an unreadable path") : target.string()) + ")");
+                    (ec ? std::string("an unreadable path") : written.generic_string()) + ")");
         return;
       }
     }

@@ -48,6 +48,103 @@ std::size_t nextDocumentStart(std::string_view text, std::size_t from, std::size
   return std::string_view::npos;
 }
 
+// Characters YAML does not allow anywhere in a stream (outside c-printable): C0 controls but
+// tab and line breaks, DEL, and C1 controls but NEL. libyaml stops at the first one without a
+// usable position and before returning any document, so they are found here first, replaced
+// by spaces, and the documents holding them are dropped after parsing.
+std::vector<Mark> blankControlCharacters(std::string& text) {
+  std::vector<Mark> found;
+  Mark at{1, 1};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++at.line;
+      at.column = 1;
+      continue;
+    }
+    bool c1 = c == 0xC2 && i + 1 < text.size() &&
+              static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+              static_cast<unsigned char>(text[i + 1]) <= 0x9F &&
+              static_cast<unsigned char>(text[i + 1]) != 0x85;
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F || c1) {
+      if (found.empty() || found.back().line != at.line) found.push_back(at);  // one a line
+      text[i] = ' ';
+      if (c1) text[++i] = ' ';
+    }
+    if ((c & 0xC0) != 0x80) ++at.column;
+  }
+  return found;
+}
+
+int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+int hex4(std::string_view text, std::size_t at) {
+  if (at + 4 > text.size()) return -1;
+  int v = 0;
+  for (std::size_t i = at; i < at + 4; ++i) {
+    int h = hexValue(text[i]);
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+}  // namespace
+
+// JSON writes characters outside the Basic Multilingual Plane as a surrogate pair
+// (`\uD83D\uDC4B`), which YAML, and so libyaml, rejects. Inside JSON strings each pair becomes
+// the equivalent `\U0001F44B`, two characters shorter; positions after it on the line are
+// shifted back by `columnFixes`.
+void rewriteSurrogatePairs(std::string& text, std::vector<ColumnFix>& columnFixes) {
+  if (text.find("\\u") == std::string::npos) return;
+  std::string out;
+  out.reserve(text.size());
+  bool inString = false;
+  std::uint32_t line = 1, column = 1;  // of `out`
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString && c == '\\' && i + 1 < text.size()) {
+      int high = text[i + 1] == 'u' ? hex4(text, i + 2) : -1;
+      int low = high >= 0xD800 && high <= 0xDBFF && i + 7 < text.size() && text[i + 6] == '\\' &&
+                        text[i + 7] == 'u'
+                    ? hex4(text, i + 8)
+                    : -1;
+      if (low >= 0xDC00 && low <= 0xDFFF) {
+        unsigned code = 0x10000u + ((static_cast<unsigned>(high) - 0xD800u) << 10) +
+                        (static_cast<unsigned>(low) - 0xDC00u);
+        char escaped[11];
+        std::snprintf(escaped, sizeof escaped, "\\U%08X", code);
+        out.append(escaped, 10);
+        column += 10;
+        columnFixes.push_back({line, column, 2});
+        i += 11;
+        continue;
+      }
+      out += c;
+      out += text[++i];
+      column += 2;
+      continue;
+    }
+    if (c == '"') inString = !inString;
+    out += c;
+    if (c == '\n') {
+      ++line;
+      column = 1;
+      inString = false;  // JSON strings never span lines; do not let a broken one spread
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+  text = std::move(out);
+}
+
+namespace {
+
 std::uint32_t countLines(std::string_view text, std::size_t end) {
   return static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + end, '\n'));
 }
@@ -95,10 +192,16 @@ class Event {
 class TreeBuilder {
  public:
   TreeBuilder(Tree& tree, const ParseLimits& limits, bool asciiOnly,
-              std::vector<ParseProblem>& problems)
-      : tree_(tree), limits_(limits), asciiOnly_(asciiOnly), problems_(problems) {}
+              std::vector<ParseProblem>& problems, std::vector<ColumnFix> columnFixes)
+      : tree_(tree),
+        limits_(limits),
+        asciiOnly_(asciiOnly),
+        problems_(problems),
+        columnFixes_(std::move(columnFixes)) {}
 
   void run();
+  // Drops the documents that hold any of these positions (characters YAML forbids).
+  void dropDocumentsAt(const std::vector<Mark>& forbidden);
 
  private:
   struct Open {
@@ -111,8 +214,23 @@ class TreeBuilder {
   std::size_t pass(std::size_t base);
   bool handle(const yaml_event_t& e);
   Mark mark(const yaml_mark_t& m) const {
-    return {static_cast<std::uint32_t>(m.line) + lineOffset_ + 1,
-            static_cast<std::uint32_t>(m.column) + 1};
+    Mark out{static_cast<std::uint32_t>(m.line) + lineOffset_ + 1,
+             static_cast<std::uint32_t>(m.column) + 1};
+    if (!columnFixes_.empty()) {
+      auto it = std::lower_bound(
+          columnFixes_.begin(), columnFixes_.end(), out.line,
+          [](const ColumnFix& f, std::uint32_t line) { return f.line < line; });
+      std::uint32_t shift = 0;
+      for (; it != columnFixes_.end() && it->line == out.line && it->column <= out.column; ++it)
+        shift += it->delta;
+      out.column += shift;
+    }
+    return out;
+  }
+  std::size_t byteOffset(const yaml_mark_t& m) const {
+    std::string_view text = tree_.text().substr(base_);
+    std::size_t offset = asciiOnly_ ? m.index : byteOffsetOfChar(text, m.index);
+    return base_ + std::min(offset, text.size());
   }
   std::uint32_t newNode(NodeKind kind, const yaml_event_t& e);
   void registerAnchor(const yaml_char_t* anchor, std::uint32_t node);
@@ -121,7 +239,27 @@ class TreeBuilder {
   bool checkDuplicateKeys(const Node& map, std::size_t first);
   bool applyMergeKeys(std::size_t first);
   void startDocument(const yaml_event_t& e);
-  void endDocument();
+  void endDocument(const yaml_event_t& e);
+  bool isMergeKey(std::uint32_t node) const {
+    const Node& k = tree_.nodes_[node];
+    return k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && k.value == "<<";
+  }
+  // Whether the next child is the value of a `<<` key, or an item of a list that is.
+  bool isMergeValue() const {
+    auto valueOfMergeKey = [&](std::size_t level) {
+      const Open& open = stack_[level];
+      std::size_t written = (level + 1 < stack_.size() ? stack_[level + 1].firstPending
+                                                       : pending_.size()) -
+                            open.firstPending;
+      if (level + 1 < stack_.size()) --written;  // the open child itself is pending already
+      return tree_.nodes_[open.node].kind == NodeKind::Mapping && written % 2 == 1 &&
+             isMergeKey(pending_[open.firstPending + written - 1]);
+    };
+    if (stack_.empty()) return false;
+    if (valueOfMergeKey(stack_.size() - 1)) return true;
+    return stack_.size() >= 2 && tree_.nodes_[stack_.back().node].kind == NodeKind::Sequence &&
+           valueOfMergeKey(stack_.size() - 2);
+  }
   void failDocument(ProblemKind kind, Mark start, Mark end, std::string message);
   std::string_view scalarValue(const yaml_event_t& e);
 
@@ -131,22 +269,26 @@ class TreeBuilder {
   std::vector<ParseProblem>& problems_;
 
   std::size_t base_ = 0;            // byte offset of the current pass in the text
+  std::size_t resumeAfter_ = 0;     // the next pass starts after this byte
   std::uint32_t lineOffset_ = 0;    // lines before the current pass
   std::vector<Open> stack_;
   std::vector<std::uint32_t> pending_;  // children of open containers
   std::vector<std::uint64_t> weight_;   // expanded size of each node of the document
   std::unordered_map<std::string, std::uint32_t> anchors_;
   std::vector<char> open_;              // per node: container still open (alias cycles)
+  const std::vector<ColumnFix> columnFixes_;  // sorted by line, then column
+  std::size_t abortAt_ = std::string_view::npos;  // end the pass here (a limit was hit)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> documentLines_;  // kept: first, last
 
   bool inDocument_ = false;
   bool documentFailed_ = false;
-  bool documentHasAliases_ = false;
   std::uint32_t documentRoot_ = 0;
   bool documentHasRoot_ = false;
   Mark documentStart_;
+  std::size_t documentStartOffset_ = 0;
+  std::uint64_t aliasExpansion_ = 0;  // nodes the document's aliases stand for
   std::size_t documentFirstNode_ = 0;
   std::size_t documentFirstChild_ = 0;
-  std::uint64_t mergedEntries_ = 0;
 };
 
 void TreeBuilder::run() {
@@ -155,7 +297,7 @@ void TreeBuilder::run() {
   while (true) {
     std::size_t failedAt = pass(base);
     if (failedAt == std::string_view::npos) return;
-    std::size_t next = nextDocumentStart(text, failedAt, base);
+    std::size_t next = nextDocumentStart(text, failedAt, resumeAfter_);
     if (next == std::string_view::npos) return;
     base = next;
   }
@@ -164,6 +306,7 @@ void TreeBuilder::run() {
 std::size_t TreeBuilder::pass(std::size_t base) {
   std::string_view text = tree_.text().substr(base);
   base_ = base;
+  abortAt_ = std::string_view::npos;
   lineOffset_ = countLines(tree_.text(), base);
   stack_.clear();
   pending_.clear();
@@ -180,7 +323,25 @@ std::size_t TreeBuilder::pass(std::size_t base) {
       event.release();
       std::string message = raw.problem ? raw.problem : "invalid YAML";
       if (raw.context) message = std::string(raw.context) + ": " + message;
-      Mark at = mark(raw.problem_mark);
+      yaml_mark_t problem = raw.problem_mark;
+      if (raw.error == YAML_READER_ERROR) {
+        // The reader reports a byte offset only.
+        std::size_t bytes = std::min(raw.problem_offset, text.size());
+        problem.line = std::count(text.begin(), text.begin() + bytes, '\n');
+        std::size_t lineStart = text.rfind('\n', bytes == 0 ? 0 : bytes - 1);
+        lineStart = bytes == 0 || lineStart == std::string_view::npos ? 0 : lineStart + 1;
+        problem.column = bytes - lineStart;
+        problem.index = asciiOnly_ ? bytes : 0;
+        if (raw.problem_value != -1)
+          message += " (byte 0x" + [&] {
+            char hex[9];
+            std::snprintf(hex, sizeof hex, "%02X", raw.problem_value);
+            return std::string(hex);
+          }() + ")";
+      }
+      Mark at = mark(problem);
+      // Resume after the failed document's own start, or the same document is read again.
+      std::size_t resumeAfter = inDocument_ ? std::max(base, documentStartOffset_) : base;
       if (inDocument_ && !documentFailed_) {
         failDocument(ProblemKind::Syntax, at, at, std::move(message));
       } else if (!documentFailed_) {
@@ -188,12 +349,18 @@ std::size_t TreeBuilder::pass(std::size_t base) {
       }
       inDocument_ = false;
       documentFailed_ = false;
-      std::size_t offset = asciiOnly_ ? raw.problem_mark.index
-                                      : byteOffsetOfChar(text, raw.problem_mark.index);
-      return base + std::min(offset, text.size());
+      resumeAfter_ = resumeAfter;
+      return raw.error == YAML_READER_ERROR ? base + std::min(raw.problem_offset, text.size())
+                                            : byteOffset(problem);
     }
     if (event->type == YAML_STREAM_END_EVENT) return std::string_view::npos;
-    if (!handle(*event)) return std::string_view::npos;
+    handle(*event);
+    if (abortAt_ != std::string_view::npos) {
+      resumeAfter_ = std::max(base, documentStartOffset_);
+      inDocument_ = false;
+      documentFailed_ = false;
+      return abortAt_;
+    }
   }
 }
 
@@ -203,7 +370,7 @@ bool TreeBuilder::handle(const yaml_event_t& e) {
       startDocument(e);
       return true;
     case YAML_DOCUMENT_END_EVENT:
-      endDocument();
+      endDocument(e);
       return true;
     default:
       break;
@@ -239,6 +406,9 @@ bool TreeBuilder::handle(const yaml_event_t& e) {
         Mark at = mark(e.start_mark);
         failDocument(ProblemKind::Depth, at, at,
                      "nesting is deeper than " + std::to_string(limits_.maxDepth) + " levels");
+        // libyaml slows down with depth (quadratically in flow style): stop reading this
+        // document now and resume at the next one.
+        abortAt_ = byteOffset(e.start_mark);
         return true;
       }
       bool isMap = e.type == YAML_MAPPING_START_EVENT;
@@ -267,7 +437,15 @@ bool TreeBuilder::handle(const yaml_event_t& e) {
                      std::string("alias *") + name + " refers to a node that contains it");
         return true;
       }
-      documentHasAliases_ = true;
+      // A merge source is not expanded where it stands: the merge copies its entries, and
+      // counts them.
+      if (!isMergeValue()) aliasExpansion_ += weight_[it->second];
+      if (aliasExpansion_ > limits_.maxAliasExpansion) {
+        failDocument(ProblemKind::AliasExpansion, start, end,
+                     std::string("alias *") + name + " takes this document's aliases past " +
+                         std::to_string(limits_.maxAliasExpansion) + " nodes");
+        return true;
+      }
       addChild(it->second);
       return true;
     }
@@ -396,7 +574,7 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
   if (!hasMerge) return true;
 
   std::vector<std::uint32_t> merged;
-  std::vector<std::uint32_t> sources;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> sources;  // mapping, its `<<` key
   for (std::size_t i = 0; i < pairs; ++i) {
     std::uint32_t key = pending_[first + i * 2];
     std::uint32_t value = pending_[first + i * 2 + 1];
@@ -404,10 +582,10 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
     if (k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && k.value == "<<") {
       const Node& v = tree_.nodes_[value];
       if (v.kind == NodeKind::Mapping) {
-        sources.push_back(value);
+        sources.emplace_back(value, key);
       } else if (v.kind == NodeKind::Sequence) {
         for (std::uint32_t c = 0; c < v.count; ++c)
-          sources.push_back(tree_.children_[v.first + c]);
+          sources.emplace_back(tree_.children_[v.first + c], key);
       }
       continue;
     }
@@ -421,14 +599,15 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
     }
     return false;
   };
-  for (std::uint32_t source : sources) {
+  for (auto [source, mergeKey] : sources) {
     const Node& s = tree_.nodes_[source];
     if (s.kind != NodeKind::Mapping) continue;
-    mergedEntries_ += s.count / 2;
-    if (mergedEntries_ > limits_.maxAliasExpansion) {
-      failDocument(ProblemKind::AliasExpansion, s.start, s.end,
-                   "merge keys copy more than " + std::to_string(limits_.maxAliasExpansion) +
-                       " entries into this document");
+    aliasExpansion_ += s.count / 2;
+    if (aliasExpansion_ > limits_.maxAliasExpansion) {
+      const Node& k = tree_.nodes_[mergeKey];
+      failDocument(ProblemKind::AliasExpansion, k.start, k.end,
+                   "this merge key takes the entries aliases and merge keys add past " +
+                       std::to_string(limits_.maxAliasExpansion) + " nodes");
       return false;
     }
     for (std::uint32_t c = 0; c + 1 < s.count; c += 2) {
@@ -447,37 +626,38 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
 void TreeBuilder::startDocument(const yaml_event_t& e) {
   inDocument_ = true;
   documentFailed_ = false;
-  documentHasAliases_ = false;
   documentHasRoot_ = false;
-  mergedEntries_ = 0;
+  aliasExpansion_ = 0;
   anchors_.clear();
   stack_.clear();
   pending_.clear();
   documentStart_ = mark(e.start_mark);
+  documentStartOffset_ = byteOffset(e.start_mark);
   documentFirstNode_ = tree_.nodes_.size();
   documentFirstChild_ = tree_.children_.size();
 }
 
-void TreeBuilder::endDocument() {
+void TreeBuilder::endDocument(const yaml_event_t& e) {
   inDocument_ = false;
   if (documentFailed_) {
     documentFailed_ = false;
     return;
   }
   if (!documentHasRoot_) return;
-  if (documentHasAliases_) {
-    std::uint64_t written = tree_.nodes_.size() - documentFirstNode_;
-    std::uint64_t expanded = weight_[documentRoot_];
-    if (expanded > written && expanded - written > limits_.maxAliasExpansion) {
-      const Node& root = tree_.nodes_[documentRoot_];
-      failDocument(ProblemKind::AliasExpansion, root.start, root.start,
-                   "aliases expand this document by more than " +
-                       std::to_string(limits_.maxAliasExpansion) + " nodes");
-      documentFailed_ = false;
-      return;
-    }
-  }
   tree_.documents_.push_back({documentRoot_, documentStart_});
+  documentLines_.emplace_back(documentStart_.line, mark(e.end_mark).line);
+}
+
+void TreeBuilder::dropDocumentsAt(const std::vector<Mark>& forbidden) {
+  std::vector<Document> kept;
+  for (std::size_t d = 0; d < tree_.documents_.size(); ++d) {
+    auto [first, last] = documentLines_[d];
+    bool holds = std::any_of(forbidden.begin(), forbidden.end(), [&](const Mark& m) {
+      return m.line >= first && m.line <= last;
+    });
+    if (!holds) kept.push_back(tree_.documents_[d]);
+  }
+  tree_.documents_ = std::move(kept);
 }
 
 void TreeBuilder::failDocument(ProblemKind kind, Mark start, Mark end, std::string message) {
@@ -491,11 +671,25 @@ void TreeBuilder::failDocument(ProblemKind kind, Mark start, Mark end, std::stri
   pending_.clear();
 }
 
-ParseResult parse(std::string text, const ParseLimits& limits, bool asciiOnly) {
+ParseResult parse(std::string text, const ParseLimits& limits, bool asciiOnly, bool json) {
   ParseResult result;
+  std::vector<Mark> forbidden = blankControlCharacters(text);
+  std::vector<ColumnFix> columnFixes;
+  if (json) rewriteSurrogatePairs(text, columnFixes);
   result.tree = std::make_unique<Tree>(std::move(text));
-  TreeBuilder builder(*result.tree, limits, asciiOnly, result.problems);
+  TreeBuilder builder(*result.tree, limits, asciiOnly, result.problems, std::move(columnFixes));
   builder.run();
+  if (!forbidden.empty()) {
+    builder.dropDocumentsAt(forbidden);
+    for (const Mark& at : forbidden)
+      result.problems.push_back({ProblemKind::Syntax, at, at,
+                                 "a control character YAML does not allow in a document"});
+    std::stable_sort(result.problems.begin(), result.problems.end(),
+                     [](const ParseProblem& a, const ParseProblem& b) {
+                       return a.start.line != b.start.line ? a.start.line < b.start.line
+                                                           : a.start.column < b.start.column;
+                     });
+  }
   return result;
 }
 

@@ -39,6 +39,15 @@ struct ParseResult {
 // Never throws on bad input: every problem is reported and parsing resumes at the next
 // document (`---` at the start of a line) after a syntax error.
 // `asciiOnly` lets scalars point into the text (libyaml counts positions in characters).
-ParseResult parse(std::string text, const ParseLimits& limits, bool asciiOnly);
+// `json` reads the text as JSON where JSON and YAML differ (surrogate-pair escapes).
+ParseResult parse(std::string text, const ParseLimits& limits, bool asciiOnly, bool json = false);
+
+// A correction to libyaml's columns on one line, after text was rewritten before parsing.
+struct ColumnFix {
+  std::uint32_t line;
+  std::uint32_t column;  // positions at or after this column (in the rewritten text) ...
+  std::uint32_t delta;   // ... move right by this much
+};
+void rewriteSurrogatePairs(std::string& text, std::vector<ColumnFix>& columnFixes);
 
 }  // namespace pg::yaml

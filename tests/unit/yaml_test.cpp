@@ -187,3 +187,60 @@ TEST_CASE("iteration over entries and items") {
   for (NodeRef item : root.get("m").items()) none += item ? 1 : 1;
   CHECK(none == 0);
 }
+
+TEST_CASE("control characters drop their document only, reported once a line") {
+  ParseResult r = parseText("a: 1\n---\nb: \"x\x1b[1my\x1b[0m\"\n---\nc: 3\n");
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::Syntax);
+  CHECK(r.problems[0].start.line == 3);
+  CHECK(r.problems[0].start.column == 6);
+  REQUIRE(r.tree->documents().size() == 2);
+  CHECK(r.tree->root(0).get("a").asInt() == 1);
+  CHECK(r.tree->root(1).get("c").asInt() == 3);
+}
+
+TEST_CASE("an error on a document's own --- line is reported once") {
+  ParseResult r = parseText("a: 1\n--- {b: 2]\n---\nc: 3\n");
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].start.line == 2);
+  REQUIRE(r.tree->documents().size() == 2);
+  CHECK(r.tree->root(1).get("c").asInt() == 3);
+}
+
+TEST_CASE("JSON surrogate pairs are read, and later columns stay right") {
+  std::string text = "{\"wave\": \"\\uD83D\\uDC4B\", \"next\": 1}";
+  ParseResult r = parse(text, {}, true, true);
+  REQUIRE(r.problems.empty());
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("wave").str() == "\xF0\x9F\x91\x8B");
+  CHECK(root.get("next").start().column == 34);
+  CHECK(root.keyNode("next").start().column == 26);
+  // An escaped backslash before `u` is not an escape; a lone surrogate stays an error.
+  ParseResult literal = parse("{\"a\": \"\\\\uD83D\\\\uDC4B\"}", {}, true, true);
+  REQUIRE(literal.problems.empty());
+  CHECK(literal.tree->root(0).get("a").str() == "\\uD83D\\uDC4B");
+  CHECK(parse("{\"a\": \"\\uD83D\"}", {}, true, true).problems.size() == 1);
+  // YAML files keep YAML's rules.
+  CHECK(parse(text, {}, true, false).problems.size() == 1);
+}
+
+TEST_CASE("very deep flow nesting stops at the limit and resumes at the next document") {
+  std::string text(100000, '[');
+  text += "\n---\nok: 1\n";
+  ParseResult r = parseText(text);
+  REQUIRE(r.problems.size() >= 1);
+  CHECK(r.problems[0].kind == ProblemKind::Depth);
+  REQUIRE(r.tree->documents().size() == 1);
+  CHECK(r.tree->root(0).get("ok").asInt() == 1);
+}
+
+TEST_CASE("merge keys count the entries they copy; the finding names the merge") {
+  std::string text = "base: &b {k1: 1, k2: 2, k3: 3, k4: 4}\n";
+  for (int i = 0; i < 4; ++i) text += "m" + std::to_string(i) + ": {<<: *b, own: 1}\n";
+  ParseResult r = parseText(text, {128, 10});
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::AliasExpansion);
+  CHECK(r.problems[0].start.line == 4);  // the third merge: 12 entries > 10
+  CHECK(r.problems[0].start.column == 6);
+  CHECK(parseText(text, {128, 16}).problems.empty());
+}
