@@ -3,7 +3,7 @@
 # Does nothing when they are all present, so it is cheap to call before every build.
 set -euo pipefail
 
-packages=(g++ cmake ninja-build pkg-config libyaml-dev libcli11-dev nlohmann-json3-dev
+packages=(g++ cmake ninja-build pkg-config libyaml-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
           libpugixml-dev doctest-dev)
 packages+=("$@")
 

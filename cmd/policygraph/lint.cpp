@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cmd/policygraph/cli.h"
+#include "cmd/policygraph/common.h"
 #include "lib/analysis/analysis.h"
 #include "lib/config/config.h"
 #include "lib/load/sources.h"
@@ -21,15 +22,12 @@ namespace pg::cli {
 namespace {
 
 struct LintOptions {
-  std::vector<std::string> paths;
+  InputOptions inputs;
   std::vector<std::string> formats;
   std::vector<std::string> outputs;
   std::string failOn = "error";
-  std::string configPath;
   std::string baselinePath;
-  std::string root;
   std::string color = "auto";
-  unsigned jobs = 0;
   bool quiet = false;
   CLI::Option* formatOption = nullptr;
   CLI::Option* outputOption = nullptr;
@@ -62,28 +60,6 @@ std::vector<OutputSpec> pairOutputs(const CLI::App& cmd, const LintOptions& o) {
   return specs;
 }
 
-config::Config readConfig(const LintOptions& o, std::string& configDisplay) {
-  std::optional<std::filesystem::path> file;
-  if (!o.configPath.empty()) {
-    if (!std::filesystem::is_regular_file(o.configPath))
-      throw UsageError("no config file " + o.configPath);
-    file = o.configPath;
-  } else {
-    std::string first = o.paths.empty() || o.paths.front() == "-" ? "." : o.paths.front();
-    file = config::findConfig(first);
-  }
-  if (!file) return {};
-  configDisplay = file->string();
-  try {
-    std::filesystem::path root = o.root.empty()
-                                     ? std::filesystem::absolute(*file).parent_path()
-                                     : std::filesystem::absolute(o.root);
-    return config::loadConfig(*file, load::displayPath(*file, root.lexically_normal()));
-  } catch (const config::ConfigError& e) {
-    throw UsageError(e.what());
-  }
-}
-
 std::set<std::string> readBaselineFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError("cannot read baseline " + path);
@@ -105,32 +81,15 @@ void writeReport(std::ostream& out, const std::string& format, const report::Rep
 }
 
 int run(const CLI::App& cmd, LintOptions& o) {
-  if (o.paths.empty()) o.paths.push_back(".");
   std::vector<OutputSpec> outputs = pairOutputs(cmd, o);
   std::optional<model::Severity> failOn;
   if (o.failOn != "none") {
     failOn = model::parseSeverity(o.failOn);
     if (!failOn) throw UsageError("--fail-on takes error, warning, note or none");
   }
-  std::string configFile;
-  config::Config config = readConfig(o, configFile);
   std::set<std::string> baseline;
   if (!o.baselinePath.empty()) baseline = readBaselineFile(o.baselinePath);
-
-  analysis::Inputs inputs;
-  inputs.paths = o.paths;
-  inputs.root = o.root.empty() ? analysis::findRoot(o.paths, configFile)
-                               : std::filesystem::absolute(o.root).lexically_normal();
-  inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end())
-    inputs.stdinText.assign(std::istreambuf_iterator<char>(std::cin), {});
-
-  analysis::Analysis result;
-  try {
-    result = analysis::analyze(std::move(config), inputs);
-  } catch (const load::InputError& e) {
-    throw UsageError(e.what());
-  }
+  analysis::Analysis result = analyzeInputs(o.inputs);
   rules::RuleRun run = rules::runRules(result, baseline);
   std::vector<model::RuleInfo> catalogue = rules::catalogue();
   report::ReportInput input{result, run.findings, catalogue, run.suppressed, run.baselined};
@@ -157,7 +116,7 @@ int run(const CLI::App& cmd, LintOptions& o) {
 void addLintCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<LintOptions>();
   CLI::App* cmd = app.add_subcommand("lint", "Report findings; the exit status follows --fail-on");
-  cmd->add_option("PATH", o->paths, "Files, folders or - for standard input (default: .)");
+  addInputOptions(*cmd, o->inputs);
   o->formatOption = cmd->add_option("--format", o->formats,
                                     "text, json, sarif, junit or github; repeatable")
                         ->take_all()
@@ -167,17 +126,10 @@ void addLintCommand(CLI::App& app, int& exitCode) {
                         ->take_all()
                         ->allow_extra_args(false);
   cmd->add_option("--fail-on", o->failOn, "error, warning, note or none (default: error)");
-  cmd->add_option("--config", o->configPath,
-                  "Config file (default: .policygraph.yaml found upward from the first PATH)");
   cmd->add_option("--baseline", o->baselinePath,
                   "A JSON report whose findings are not reported again");
-  cmd->add_option("--root", o->root,
-                  "Repository root that reported paths are relative to (default: the config "
-                  "file's folder, else the enclosing git repository)");
   cmd->add_option("--color", o->color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("--jobs,-j", o->jobs, "Parallel jobs (default: all cores)")
-      ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("--quiet,-q", o->quiet, "No text on standard output when every format has a file");
   cmd->callback([o, cmd, &exitCode] { exitCode = run(*cmd, *o); });
 }

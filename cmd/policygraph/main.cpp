@@ -8,6 +8,7 @@
 
 #include "cmd/policygraph/cli.h"
 #include "cmd/policygraph/lint.h"
+#include "cmd/policygraph/status.h"
 #include "lib/report/report.h"
 #include "rules/engine.h"
 #include "rules/rule.h"
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
                                         std::string(pg::report::toolVersion()));
   int exitCode = kClean;
   addLintCommand(app, exitCode);
+  addStatusCommand(app, exitCode);
   addRulesCommand(app, exitCode);
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "policygraph " << pg::report::toolVersion() << '\n';

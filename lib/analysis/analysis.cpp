@@ -19,6 +19,7 @@ Analysis analyze(config::Config config, const Inputs& inputs) {
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   a.store = model::Store(config.defaultNamespace);
   a.store.build(std::move(loaded.resources));
+  a.topology = graph::buildTopology(a.store, inputs.topology);
   a.config = std::move(config);
   return a;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lib/config/config.h"
+#include "lib/graph/topology.h"
 #include "lib/load/problem.h"
 #include "lib/model/source.h"
 #include "lib/model/store.h"
@@ -19,6 +20,7 @@ struct Inputs {
   std::filesystem::path root;      // paths in reports are relative to it
   unsigned jobs = 1;
   std::string stdinText;
+  graph::TopologyOptions topology;
 };
 
 struct Analysis {
@@ -27,6 +29,7 @@ struct Analysis {
   std::vector<std::unique_ptr<model::SourceFile>> files;
   std::vector<load::Problem> problems;
   model::Store store;
+  graph::Topology topology;
 };
 
 // Throws load::InputError when a path names nothing.

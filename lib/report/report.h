@@ -32,6 +32,11 @@ void writeSarif(std::ostream& out, const ReportInput& input);
 void writeJunit(std::ostream& out, const ReportInput& input);
 void writeGithub(std::ostream& out, const ReportInput& input);
 
+// The simulated status of every Gateway, route and policy: {"items": [...]}, or that list
+// as YAML (DESIGN.md, "Output contracts").
+void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis);
+void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis);
+
 // The fingerprints in a JSON report written by writeJson, for `--baseline`. Throws
 // std::runtime_error when the text is not such a report.
 std::set<std::string> readBaseline(std::string_view jsonText);

@@ -2,7 +2,8 @@
 // the case announces with `# expect: ID[, ID...]` comments (each on the line the finding points
 // at) and in an optional `expect.txt` (`PATH:LINE ID` lines, for files that cannot hold a
 // comment: symlinks, binary files). Optional goldens in `expected/` are compared byte for byte;
-// `PG_UPDATE_GOLDENS=1` rewrites the goldens that exist, for review.
+// `PG_UPDATE_GOLDENS=1` rewrites the goldens that exist, for review: `expected/lint.txt` (the
+// text report) and `expected/status.yaml` (`policygraph status`).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -104,7 +105,8 @@ std::multiset<Expectation> readExpectations(const fs::path& caseDir) {
 struct CaseResult {
   std::multiset<Expectation> expected;
   std::multiset<Expectation> actual;
-  std::string text;  // the text report, for the golden
+  std::string text;    // the text report, for expected/lint.txt
+  std::string status;  // `policygraph status` as YAML, for expected/status.yaml
 };
 
 CaseResult runCase(const fs::path& caseDir) {
@@ -127,6 +129,9 @@ CaseResult runCase(const fs::path& caseDir) {
   pg::report::writeText(text, {a, run.findings, catalogue, run.suppressed, run.baselined},
                         {false});
   r.text = text.str();
+  std::ostringstream status;
+  pg::report::writeStatusYaml(status, a);
+  r.status = status.str();
   return r;
 }
 
@@ -171,15 +176,16 @@ TEST_CASE("every case yields exactly the findings it expects") {
                        << describe(missing) << "found but not expected:\n"
                        << describe(unexpected) << "report:\n"
                        << r.text);
-    fs::path golden = caseDir / "expected" / "lint.txt";
-    if (fs::exists(golden)) {
+    for (auto [file, actual] : {std::pair<const char*, const std::string*>{"lint.txt", &r.text},
+                                {"status.yaml", &r.status}}) {
+      fs::path golden = caseDir / "expected" / file;
+      if (!fs::exists(golden)) continue;
       ++goldens;
       if (update) {
-        std::ofstream(golden, std::ios::binary) << r.text;
+        std::ofstream(golden, std::ios::binary) << *actual;
       } else {
-        CHECK_MESSAGE(readAll(golden) == r.text, name << ": text report differs from "
-                                                      << "expected/lint.txt:\n"
-                                                      << r.text);
+        const bool same = readAll(golden) == *actual;
+        CHECK_MESSAGE(same, name << ": output differs from expected/" << file << ":\n" << *actual);
       }
     }
   }

@@ -110,7 +110,7 @@ TEST_CASE("file limits: size") {
   dir.write("big.yaml", std::string(2000, '#') + "\n");
   config::Config config;
   config.limits.maxFileBytes = 1000;
-  analysis::Analysis a = analysis::analyze(config, {{dir.path().string()}, dir.path(), 1, {}});
+  analysis::Analysis a = analysis::analyze(config, {{dir.path().string()}, dir.path(), 1, {}, {}});
   REQUIRE(a.problems.size() == 1);
   CHECK(a.problems[0].kind == load::ProblemKind::FileTooLarge);
 }
@@ -126,7 +126,7 @@ TEST_CASE("the analysis is the same whatever the number of jobs") {
     dir.write("f" + std::to_string(i) + ".yaml", text);
   }
   auto run = [&](unsigned jobs) {
-    analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), jobs, {}});
+    analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), jobs, {}, {}});
     std::string out;
     for (const auto& r : a.store.all())
       out += std::string(r.file->path) + " " + r.display() + "\n";
@@ -143,7 +143,7 @@ TEST_CASE("the analysis is the same whatever the number of jobs") {
 
 TEST_CASE("standard input is read as one file") {
   analysis::Inputs inputs{{"-"}, fs::current_path(), 1,
-                          "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n"};
+                          "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", {}};
   analysis::Analysis a = analysis::analyze({}, inputs);
   REQUIRE(a.files.size() == 1);
   CHECK(a.files[0]->path == "<stdin>");

@@ -1,0 +1,26 @@
+// What every command that analyses a repository shares: the inputs, the config file, the
+// repository root, the number of jobs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "lib/analysis/analysis.h"
+
+namespace pg::cli {
+
+struct InputOptions {
+  std::vector<std::string> paths;
+  std::string configPath;
+  std::string root;
+  std::string controllerName;
+  unsigned jobs = 0;
+};
+
+void addInputOptions(CLI::App& cmd, InputOptions& options);
+
+// Reads the config file and runs the analysis; usage errors become UsageError.
+analysis::Analysis analyzeInputs(InputOptions& options);
+
+}  // namespace pg::cli

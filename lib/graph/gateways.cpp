@@ -1,0 +1,275 @@
+// Gateways and their listeners: class lookup, protocols, allowed routes, certificate
+// references, and conflicts between listeners sharing a port.
+#include <algorithm>
+#include <map>
+
+#include "lib/graph/gateways.h"
+
+namespace pg::graph {
+
+namespace {
+
+Condition makeCondition(std::string type, bool ok, std::string reason, std::string message) {
+  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
+}
+
+// The route kinds a protocol admits when allowedRoutes.kinds is empty.
+std::vector<GroupKind> defaultKinds(std::string_view protocol) {
+  std::string g(kGatewayGroup);
+  if (protocol == "HTTP" || protocol == "HTTPS") return {{g, "HTTPRoute"}, {g, "GRPCRoute"}};
+  if (protocol == "TLS") return {{g, "TLSRoute"}, {g, "TCPRoute"}};
+  if (protocol == "TCP") return {{g, "TCPRoute"}};
+  if (protocol == "UDP") return {{g, "UDPRoute"}};
+  return {};
+}
+
+bool supportedProtocol(std::string_view protocol) { return !defaultKinds(protocol).empty(); }
+
+// Listeners on one port must agree on how connections are told apart: HTTP by Host header,
+// HTTPS and TLS by SNI, TCP and UDP not at all.
+std::string_view protocolFamily(std::string_view protocol) {
+  if (protocol == "HTTPS" || protocol == "TLS") return "tls";
+  return protocol;
+}
+
+bool transportIsUdp(std::string_view protocol) { return protocol == "UDP"; }
+
+void readAllowedRoutes(Listener& l) {
+  yaml::NodeRef allowed = l.node.get("allowedRoutes");
+  yaml::NodeRef namespaces = allowed.get("namespaces");
+  std::string_view from = namespaces.get("from").str();
+  if (from == "All") l.from = Listener::From::All;
+  else if (from == "Selector") l.from = Listener::From::Selector;
+  else if (from == "None") l.from = Listener::From::None;
+  else l.from = Listener::From::Same;
+  if (l.from == Listener::From::Selector) {
+    model::LabelSelector::Error error;
+    auto selector = model::LabelSelector::parse(namespaces.get("selector"), &error);
+    // An unreadable selector admits no namespace rather than every one.
+    if (selector) l.selector = std::move(*selector);
+    else l.from = Listener::From::None;
+  }
+  std::vector<GroupKind> supported = defaultKinds(l.protocol);
+  yaml::NodeRef kinds = allowed.get("kinds");
+  if (!kinds.isSequence() || kinds.size() == 0) {
+    l.kinds = supported;
+    return;
+  }
+  for (yaml::NodeRef k : kinds.items()) {
+    yaml::NodeRef group = k.get("group");
+    GroupKind gk{group ? std::string(group.str()) : std::string(kGatewayGroup),
+                 std::string(k.get("kind").str())};
+    if (std::find(supported.begin(), supported.end(), gk) != supported.end()) {
+      if (std::find(l.kinds.begin(), l.kinds.end(), gk) == l.kinds.end()) l.kinds.push_back(gk);
+    } else {
+      l.invalidKinds.push_back(gk);
+    }
+  }
+}
+
+// HTTPS listeners, and TLS listeners that terminate, need certificates they can read.
+std::string checkCertificates(const Listener& l, const model::Store& store,
+                              const ReferenceGrantIndex& grants, std::string& message) {
+  const bool needsCertificate =
+      l.protocol == "HTTPS" ||
+      (l.protocol == "TLS" && l.node.get("tls").get("mode").str() != "Passthrough");
+  if (!needsCertificate) return {};
+  yaml::NodeRef refs = l.node.get("tls").get("certificateRefs");
+  if (refs.size() == 0) {
+    message = "Listener must have at least 1 TLS certificate ref";
+    return "InvalidCertificateRef";
+  }
+  const model::Resource& gw = *l.gateway->resource;
+  for (yaml::NodeRef ref : refs.items()) {
+    std::string_view group = ref.get("group").str();
+    yaml::NodeRef kindNode = ref.get("kind");
+    std::string_view kind = kindNode ? kindNode.str() : std::string_view("Secret");
+    std::string_view name = ref.get("name").str();
+    yaml::NodeRef nsNode = ref.get("namespace");
+    std::string_view ns = nsNode ? nsNode.str() : gw.namespace_;
+    if (!group.empty() || kind != "Secret") {
+      message = "Unsupported reference kind " + std::string(kind) + "; only core Secrets are";
+      return "InvalidCertificateRef";
+    }
+    if (ns != gw.namespace_ &&
+        !grants.permits(store, kGatewayGroup, "Gateway", gw.namespace_, "", "Secret", ns, name)) {
+      message = "Certificate ref to secret " + std::string(ns) + "/" + std::string(name) +
+                " not permitted by any ReferenceGrant";
+      return "RefNotPermitted";
+    }
+    const model::Resource* secret = store.find("", "Secret", ns, name);
+    if (!secret) {
+      message = "Secret " + std::string(ns) + "/" + std::string(name) + " does not exist";
+      return "InvalidCertificateRef";
+    }
+    yaml::NodeRef data = secret->node.get("data");
+    yaml::NodeRef stringData = secret->node.get("stringData");
+    bool hasPair = (data.get("tls.crt") || stringData.get("tls.crt")) &&
+                   (data.get("tls.key") || stringData.get("tls.key"));
+    if (!hasPair) {
+      message = "Secret " + std::string(ns) + "/" + std::string(name) +
+                " must contain tls.crt and tls.key";
+      return "InvalidCertificateRef";
+    }
+  }
+  return {};
+}
+
+void markConflicts(Gateway& gateway) {
+  std::map<std::int64_t, std::vector<Listener*>> byPort;
+  for (Listener& l : gateway.listeners)
+    if (supportedProtocol(l.protocol)) byPort[l.port].push_back(&l);
+  for (auto& [port, listeners] : byPort) {
+    for (Listener* a : listeners) {
+      for (Listener* b : listeners) {
+        if (a == b || transportIsUdp(a->protocol) != transportIsUdp(b->protocol)) continue;
+        if (protocolFamily(a->protocol) != protocolFamily(b->protocol)) {
+          a->conflictReason = "ProtocolConflict";
+          break;
+        }
+        if (a->hostname == b->hostname && a->conflictReason.empty())
+          a->conflictReason = "HostnameConflict";
+      }
+    }
+  }
+}
+
+// Listeners, their conflicts and their conditions, for a Gateway or a ListenerSet. Returns
+// how many listeners are valid.
+std::size_t buildListeners(Gateway& gateway, const model::Store& store,
+                           const ReferenceGrantIndex& grants) {
+  const model::Resource& gw = *gateway.resource;
+  std::uint32_t index = 0;
+  for (yaml::NodeRef node : gw.spec().get("listeners").items()) {
+    Listener& l = gateway.listeners.emplace_back();
+    l.gateway = &gateway;
+    l.index = index++;
+    l.node = node;
+    l.name = node.get("name").str();
+    l.protocol = node.get("protocol").str();
+    l.port = node.get("port").asInt().value_or(0);
+    l.hostname = node.get("hostname").str();
+    readAllowedRoutes(l);
+  }
+  markConflicts(gateway);
+
+  std::size_t valid = 0;
+  for (Listener& l : gateway.listeners) {
+    std::string certificateMessage;
+    std::string certificateReason = checkCertificates(l, store, grants, certificateMessage);
+    if (!supportedProtocol(l.protocol)) {
+      l.accepted = false;
+      l.conditions.push_back(makeCondition("Accepted", false, "UnsupportedProtocol",
+                                           "Protocol " + std::string(l.protocol) +
+                                               " is unsupported"));
+    } else if (!l.conflictReason.empty()) {
+      l.accepted = false;
+      l.conditions.push_back(makeCondition(
+          "Accepted", false, l.conflictReason,
+          l.conflictReason == "ProtocolConflict"
+              ? "All listeners for a given port must use a compatible protocol"
+              : "All listeners for a given port must use a unique hostname"));
+    } else {
+      l.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Listener is accepted"));
+    }
+    if (!certificateReason.empty()) {
+      l.conditions.push_back(
+          makeCondition("ResolvedRefs", false, certificateReason, certificateMessage));
+    } else if (!l.invalidKinds.empty()) {
+      l.conditions.push_back(makeCondition("ResolvedRefs", false, "InvalidRouteKinds",
+                                           "Route kind " + l.invalidKinds.front().kind +
+                                               " is not supported by this listener"));
+    } else {
+      l.conditions.push_back(
+          makeCondition("ResolvedRefs", true, "ResolvedRefs", "Resolved all the Object references"));
+    }
+    if (l.conflictReason.empty()) {
+      l.conditions.push_back({"Conflicted", "False", "NoConflicts", "No conflicts"});
+    } else {
+      l.conditions.push_back({"Conflicted", "True", l.conflictReason,
+                              l.conflictReason == "ProtocolConflict"
+                                  ? "Listeners on this port use incompatible protocols"
+                                  : "Another listener on this port has the same hostname"});
+    }
+    const bool programmed = l.accepted && certificateReason.empty();
+    l.conditions.push_back(makeCondition("Programmed", programmed,
+                                         programmed ? "Programmed" : "Invalid",
+                                         programmed ? "Sending translated listener configuration"
+                                                    : "Listener is invalid, see other conditions"));
+    valid += programmed;
+  }
+  return valid;
+}
+
+}  // namespace
+
+bool isListenerSetKind(std::string_view group, std::string_view kind) {
+  return (group == kGatewayGroup && kind == "ListenerSet") ||
+         (group == "gateway.networking.x-k8s.io" && kind == "XListenerSet");
+}
+
+void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGrantIndex& grants,
+                  const TopologyOptions& options) {
+  const model::Resource& gw = *gateway.resource;
+  gateway.className = gw.spec().get("gatewayClassName").str();
+  gateway.gatewayClass = store.find(kGatewayGroup, "GatewayClass", "", gateway.className);
+  if (gateway.gatewayClass)
+    gateway.controllerName = gateway.gatewayClass->spec().get("controllerName").str();
+  gateway.managed = gateway.gatewayClass &&
+                    (options.controllerName.empty() ||
+                     gateway.controllerName == options.controllerName);
+  std::size_t valid = buildListeners(gateway, store, grants);
+  if (!gateway.managed) return;
+  if (valid == 0 && !gateway.listeners.empty()) {
+    gateway.conditions.push_back(makeCondition("Accepted", false, "ListenersNotValid",
+                                               "No listener of this Gateway is valid"));
+  } else {
+    gateway.conditions.push_back(
+        makeCondition("Accepted", true, "Accepted", "The Gateway has been scheduled"));
+  }
+}
+
+void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const model::Store& store,
+                      const ReferenceGrantIndex& grants) {
+  const model::Resource& r = *set.resource;
+  yaml::NodeRef ref = r.spec().get("parentRef");
+  yaml::NodeRef ns = ref.get("namespace");
+  std::string_view parentNamespace = ns ? ns.str() : r.namespace_;
+  for (const Gateway& g : gateways)
+    if (g.resource && !g.isListenerSet() && g.resource->namespace_ == parentNamespace &&
+        g.resource->name == ref.get("name").str())
+      set.parent = &g;
+  std::size_t valid = buildListeners(set, store, grants);
+  if (!set.parent) return;  // no Gateway: nobody writes status
+  set.gatewayClass = set.parent->gatewayClass;
+  set.className = set.parent->className;
+  set.controllerName = set.parent->controllerName;
+  set.managed = set.parent->managed;
+  // The Gateway admits ListenerSets from no namespace unless spec.allowedListeners says so.
+  yaml::NodeRef allowed = set.parent->resource->spec().get("allowedListeners").get("namespaces");
+  std::string_view from = allowed.get("from").str();
+  bool admitted = from == "All" || (from == "Same" && r.namespace_ == parentNamespace);
+  if (from == "Selector") {
+    model::LabelSelector::Error error;
+    auto selector = model::LabelSelector::parse(allowed.get("selector"), &error);
+    const model::Resource* namespaceObject = store.find("", "Namespace", "", r.namespace_);
+    admitted = selector && selector->matches(namespaceObject ? namespaceObject->labels()
+                                                             : yaml::NodeRef());
+  }
+  if (!admitted) {
+    for (Listener& l : set.listeners) l.accepted = false;
+    set.conditions.push_back(makeCondition("Accepted", false, "NotAllowed",
+                                           "The parent Gateway does not allow ListenerSets from "
+                                           "this namespace (spec.allowedListeners)"));
+    return;
+  }
+  if (valid == 0 && !set.listeners.empty()) {
+    set.conditions.push_back(
+        makeCondition("Accepted", false, "ListenersNotValid", "No listener is valid"));
+  } else {
+    set.conditions.push_back(
+        makeCondition("Accepted", true, "Accepted", "All listeners are accepted"));
+  }
+}
+
+}  // namespace pg::graph

@@ -1,0 +1,361 @@
+#include "lib/graph/topology.h"
+
+#include <algorithm>
+#include <array>
+
+#include "lib/graph/gateways.h"
+#include "lib/graph/hostname.h"
+
+namespace pg::graph {
+
+namespace {
+
+constexpr std::array<std::pair<RouteKind, std::string_view>, 5> kRouteKinds{{
+    {RouteKind::HTTP, "HTTPRoute"},
+    {RouteKind::GRPC, "GRPCRoute"},
+    {RouteKind::TLS, "TLSRoute"},
+    {RouteKind::TCP, "TCPRoute"},
+    {RouteKind::UDP, "UDPRoute"},
+}};
+
+Condition makeCondition(std::string type, bool ok, std::string reason, std::string message) {
+  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
+}
+
+// Backend kinds a route may name, besides core Services.
+bool knownBackendKind(std::string_view group, std::string_view kind) {
+  return (group.empty() && kind == "Service") ||
+         (group == "gateway.envoyproxy.io" && kind == "Backend") ||
+         (group == "multicluster.x-k8s.io" && kind == "ServiceImport");
+}
+
+bool servicePortExists(const model::Resource& service, std::int64_t port) {
+  for (yaml::NodeRef p : service.spec().get("ports").items())
+    if (p.get("port").asInt() == port) return true;
+  return false;
+}
+
+void resolveBackend(BackendRef& b, const Route& route, const model::Store& store,
+                    const ReferenceGrantIndex& grants) {
+  const model::Resource& r = *route.resource;
+  b.at = b.node;
+  if (!knownBackendKind(b.group, b.kind)) {
+    b.reason = "InvalidKind";
+    b.message = "Kind " + (b.group.empty() ? std::string() : b.group + "/") + b.kind +
+                " is not a supported backend";
+    b.at = b.node.get("kind") ? b.node.get("kind") : b.node;
+    return;
+  }
+  if (b.namespace_ != r.namespace_ &&
+      !grants.permits(store, r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_,
+                      b.name)) {
+    b.reason = "RefNotPermitted";
+    b.message = "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
+                " not permitted by any ReferenceGrant";
+    b.at = b.node.get("namespace");
+    return;
+  }
+  b.target = store.find(b.group, b.kind, b.namespace_, b.name);
+  if (!b.target) {
+    b.reason = "BackendNotFound";
+    b.message = b.kind + " " + b.namespace_ + "/" + b.name + " not found";
+    b.at = b.node.get("name") ? b.node.get("name") : b.node;
+    return;
+  }
+  if (b.kind == "Service" && b.group.empty()) {
+    if (!b.port) {
+      b.reason = "BackendNotFound";  // the spec requires a port for Services
+      b.message = "A port is required for a Service backend";
+      return;
+    }
+    if (!servicePortExists(*b.target, *b.port)) {
+      b.reason = "BackendNotFound";
+      b.message = "Port " + std::to_string(*b.port) + " not found on Service " + b.namespace_ +
+                  "/" + b.name;
+      b.at = b.node.get("port");
+    }
+  }
+}
+
+// Every backendRef of every rule, and of request-mirror filters (which resolve alike).
+void readRules(Route& route, const model::Store& store, const ReferenceGrantIndex& grants) {
+  std::uint32_t index = 0;
+  for (yaml::NodeRef node : route.resource->spec().get("rules").items()) {
+    RouteRule& rule = route.rules.emplace_back();
+    rule.index = index++;
+    rule.node = node;
+    rule.name = node.get("name").str();
+    // Backends of the rule, then those request mirrors send copies to (in the rule's filters
+    // and in each backendRef's): all must resolve.
+    std::vector<yaml::NodeRef> refs;
+    for (yaml::NodeRef ref : node.get("backendRefs").items()) refs.push_back(ref);
+    auto mirrors = [&](yaml::NodeRef filters) {
+      for (yaml::NodeRef f : filters.items())
+        if (yaml::NodeRef mirror = f.get("requestMirror").get("backendRef")) refs.push_back(mirror);
+    };
+    mirrors(node.get("filters"));
+    for (yaml::NodeRef ref : node.get("backendRefs").items()) mirrors(ref.get("filters"));
+    for (yaml::NodeRef ref : refs) {
+      BackendRef& b = rule.backends.emplace_back();
+      b.node = ref;
+      b.group = std::string(ref.get("group").str());
+      yaml::NodeRef kind = ref.get("kind");
+      b.kind = kind ? std::string(kind.str()) : "Service";
+      yaml::NodeRef ns = ref.get("namespace");
+      b.namespace_ = std::string(ns ? ns.str() : route.resource->namespace_);
+      b.name = std::string(ref.get("name").str());
+      b.port = ref.get("port").asInt();
+      resolveBackend(b, route, store, grants);
+    }
+  }
+}
+
+bool namespaceAdmitted(const Listener& l, const model::Resource& route, const model::Store& store) {
+  const std::string_view gatewayNamespace = l.gateway->resource->namespace_;
+  switch (l.from) {
+    case Listener::From::All:
+      return true;
+    case Listener::From::Same:
+      return route.namespace_ == gatewayNamespace;
+    case Listener::From::None:
+      return false;
+    case Listener::From::Selector: {
+      const model::Resource* ns = store.find("", "Namespace", "", route.namespace_);
+      // A namespace that is not in the repository has no labels we can see.
+      return l.selector.matches(ns ? ns->labels() : yaml::NodeRef());
+    }
+  }
+  return false;
+}
+
+bool hostnameMatches(const Listener& l, const Route& route) {
+  if (route.kind == RouteKind::TCP || route.kind == RouteKind::UDP) return true;
+  if (route.hostnames.empty()) return true;
+  return std::any_of(route.hostnames.begin(), route.hostnames.end(),
+                     [&](std::string_view h) { return hostnamesIntersect(l.hostname, h); });
+}
+
+std::string describeListener(const Listener& l) {
+  return "listener " + std::string(l.name) + " (" + std::string(l.protocol) + " port " +
+         std::to_string(l.port) +
+         (l.hostname.empty() ? std::string() : ", hostname " + std::string(l.hostname)) + ")";
+}
+
+void attachToGateway(RouteParent& parent, Route& route, const model::Store& store) {
+  Gateway& gateway = const_cast<Gateway&>(*parent.gateway);
+  const model::Resource& r = *route.resource;
+  std::vector<Listener*> candidates;
+  for (Listener& l : gateway.listeners) {
+    if (!parent.ref.sectionName.empty() && l.name != parent.ref.sectionName) continue;
+    if (parent.ref.port && l.port != *parent.ref.port) continue;
+    candidates.push_back(&l);
+  }
+  if (candidates.empty()) {
+    std::string what = !parent.ref.sectionName.empty()
+                           ? "no listener named " + std::string(parent.ref.sectionName)
+                           : "no listener";
+    if (parent.ref.port) what += " on port " + std::to_string(*parent.ref.port);
+    parent.conditions.push_back(
+        makeCondition("Accepted", false, "NoMatchingParent", "Gateway has " + what));
+    return;
+  }
+  bool anyAllowed = false;
+  std::vector<Listener*> admitting;  // by AllowedRoutes: what attachedRoutes counts
+  for (Listener* l : candidates) {
+    if (!namespaceAdmitted(*l, r, store)) {
+      parent.rejections.push_back({l, "NotAllowedByListeners",
+                                   describeListener(*l) + " does not admit routes from namespace " +
+                                       std::string(r.namespace_)});
+      continue;
+    }
+    if (!l->admitsKind(r.group, r.kind)) {
+      parent.rejections.push_back(
+          {l, "NotAllowedByListeners",
+           describeListener(*l) + " does not admit " + std::string(r.kind) + "s"});
+      continue;
+    }
+    anyAllowed = true;
+    admitting.push_back(l);
+    if (!hostnameMatches(*l, route)) {
+      parent.rejections.push_back({l, "NoMatchingListenerHostname",
+                                   describeListener(*l) + " shares no hostname with the route"});
+      continue;
+    }
+    parent.listeners.push_back(l);
+  }
+  // "Successful attachment of a Route to a Listener is based solely on the combination of the
+  // AllowedRoutes field on the corresponding Listener and the Route's ParentRefs field", and
+  // holds even when the Listener or the Route is invalid (Gateway API, ListenerStatus).
+  for (Listener* l : admitting) ++l->attachedRoutes;
+  if (parent.listeners.empty()) {
+    if (!anyAllowed) {
+      parent.conditions.push_back(makeCondition("Accepted", false, "NotAllowedByListeners",
+                                                "No listener of the Gateway admits this route"));
+    } else {
+      parent.conditions.push_back(
+          makeCondition("Accepted", false, "NoMatchingListenerHostname",
+                        "No listener hostname matches the hostnames of this route"));
+    }
+    return;
+  }
+  parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
+}
+
+void addResolvedRefs(RouteParent& parent, const Route& route) {
+  if (parent.conditions.empty()) return;
+  if (const BackendRef* b = route.firstUnresolved) {
+    parent.conditions.push_back(makeCondition("ResolvedRefs", false, b->reason, b->message));
+  } else {
+    parent.conditions.push_back(
+        makeCondition("ResolvedRefs", true, "ResolvedRefs", "Resolved all the Object references"));
+  }
+}
+
+void buildRoute(Route& route, Topology& topology, const model::Store& store,
+                const ReferenceGrantIndex& grants) {
+  const model::Resource& r = *route.resource;
+  for (yaml::NodeRef h : r.spec().get("hostnames").items()) route.hostnames.push_back(h.str());
+  readRules(route, store, grants);
+  for (const RouteRule& rule : route.rules)
+    for (const BackendRef& b : rule.backends)
+      if (!b.reason.empty() && !route.firstUnresolved) route.firstUnresolved = &b;
+
+  for (yaml::NodeRef node : r.spec().get("parentRefs").items()) {
+    RouteParent& parent = route.parents.emplace_back();
+    ParentRef& ref = parent.ref;
+    ref.node = node;
+    yaml::NodeRef group = node.get("group");
+    ref.group = group ? std::string(group.str()) : std::string(kGatewayGroup);
+    yaml::NodeRef kind = node.get("kind");
+    ref.kind = kind ? std::string(kind.str()) : "Gateway";
+    yaml::NodeRef ns = node.get("namespace");
+    ref.namespaceWritten = static_cast<bool>(ns);
+    ref.namespace_ = std::string(ns ? ns.str() : r.namespace_);
+    ref.name = std::string(node.get("name").str());
+    ref.sectionName = node.get("sectionName").str();
+    ref.port = node.get("port").asInt();
+
+    if ((ref.group == kGatewayGroup && ref.kind == "Gateway") ||
+        isListenerSetKind(ref.group, ref.kind)) {
+      parent.gateway = topology.findGateway(ref.namespace_, ref.name, ref.kind);
+      parent.exists = parent.gateway != nullptr;
+      // Only the controller of the Gateway's class writes this parent's status.
+      if (!parent.gateway || !parent.gateway->managed) continue;
+      attachToGateway(parent, route, store);
+    } else if (ref.group.empty() && ref.kind == "Service") {
+      parent.service = store.find("", "Service", ref.namespace_, ref.name);
+      parent.exists = parent.service != nullptr;
+      if (parent.service) {
+        parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
+      } else {
+        parent.conditions.push_back(makeCondition("Accepted", false, "NoMatchingParent",
+                                                  "Service " + ref.namespace_ + "/" + ref.name +
+                                                      " not found"));
+      }
+    } else {
+      continue;  // another kind of parent: not simulated
+    }
+    addResolvedRefs(parent, route);
+  }
+}
+
+}  // namespace
+
+std::string_view routeKindName(RouteKind kind) {
+  for (auto [k, name] : kRouteKinds)
+    if (k == kind) return name;
+  return "HTTPRoute";
+}
+
+std::optional<RouteKind> routeKindOf(std::string_view kind) {
+  for (auto [k, name] : kRouteKinds)
+    if (name == kind) return k;
+  return std::nullopt;
+}
+
+bool Listener::admitsKind(std::string_view group, std::string_view kind) const {
+  return std::any_of(kinds.begin(), kinds.end(),
+                     [&](const GroupKind& gk) { return gk.group == group && gk.kind == kind; });
+}
+
+bool RouteParent::accepted() const {
+  return !conditions.empty() && conditions.front().type == "Accepted" &&
+         conditions.front().status == "True";
+}
+
+bool Route::meshProducer(const RouteParent& parent) const {
+  return parent.service && parent.ref.namespace_ == resource->namespace_;
+}
+
+bool ReferenceGrantIndex::permits(const model::Store& store, std::string_view fromGroup,
+                                  std::string_view fromKind, std::string_view fromNamespace,
+                                  std::string_view toGroup, std::string_view toKind,
+                                  std::string_view toNamespace, std::string_view toName) const {
+  for (const model::Resource* grant : store.ofKind("ReferenceGrant")) {
+    if (grant->namespace_ != toNamespace) continue;
+    if (grant->group != kGatewayGroup) continue;
+    bool fromOk = false;
+    for (yaml::NodeRef f : grant->spec().get("from").items())
+      fromOk = fromOk || (f.get("group").str() == fromGroup && f.get("kind").str() == fromKind &&
+                          f.get("namespace").str() == fromNamespace);
+    if (!fromOk) continue;
+    for (yaml::NodeRef t : grant->spec().get("to").items()) {
+      yaml::NodeRef name = t.get("name");
+      if (t.get("group").str() == toGroup && t.get("kind").str() == toKind &&
+          (!name || name.str().empty() || name.str() == toName))
+        return true;
+    }
+  }
+  return false;
+}
+
+const Gateway* Topology::findGateway(std::string_view namespace_, std::string_view name,
+                                     std::string_view kind) const {
+  for (const Gateway& g : gateways)
+    if (g.resource->kind == kind && g.resource->namespace_ == namespace_ &&
+        g.resource->name == name)
+      return &g;
+  return nullptr;
+}
+
+const Route* Topology::findRoute(const model::Resource* resource) const {
+  for (const Route& r : routes)
+    if (r.resource == resource) return &r;
+  return nullptr;
+}
+
+Topology buildTopology(const model::Store& store, const TopologyOptions& options) {
+  Topology topology;
+  topology.meshControllerName = options.meshControllerName;
+  ReferenceGrantIndex grants;
+  std::vector<const model::Resource*> gateways = store.ofKind(kGatewayGroup, "Gateway");
+  std::vector<const model::Resource*> sets = store.ofKind(kGatewayGroup, "ListenerSet");
+  for (const model::Resource* r : store.ofKind("gateway.networking.x-k8s.io", "XListenerSet"))
+    sets.push_back(r);
+  // Listeners point at their Gateway and ListenerSets at theirs: size once, never move.
+  topology.gateways.resize(gateways.size() + sets.size());
+  for (std::size_t i = 0; i < gateways.size(); ++i) {
+    topology.gateways[i].resource = gateways[i];
+    buildGateway(topology.gateways[i], store, grants, options);
+  }
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    Gateway& set = topology.gateways[gateways.size() + i];
+    set.resource = sets[i];
+    buildListenerSet(set, topology.gateways, store, grants);
+  }
+  std::size_t routeCount = 0;
+  for (auto [kind, name] : kRouteKinds) routeCount += store.ofKind(kGatewayGroup, name).size();
+  topology.routes.reserve(routeCount);
+  for (const model::Resource& r : store.all()) {
+    if (r.group != kGatewayGroup) continue;
+    std::optional<RouteKind> kind = routeKindOf(r.kind);
+    if (!kind || store.find(r.group, r.kind, r.namespace_, r.name) != &r) continue;
+    Route& route = topology.routes.emplace_back();
+    route.resource = &r;
+    route.kind = *kind;
+    buildRoute(route, topology, store, grants);
+  }
+  return topology;
+}
+
+}  // namespace pg::graph

@@ -1,0 +1,173 @@
+// The Gateway API topology as a graph value: GatewayClass → Gateway → Listener → Route →
+// rule → backendRef → Service, plus GAMMA routes whose parent is a Service. Built once from
+// the Store; route attachment and the status a controller would write are computed here,
+// and every later stage (rules, policies, reports) reads them from this value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/model/store.h"
+#include "lib/yaml/tree.h"
+
+namespace pg::graph {
+
+inline constexpr std::string_view kGatewayGroup = "gateway.networking.k8s.io";
+
+// A status condition as the Gateway API writes it.
+struct Condition {
+  std::string type;
+  std::string status;  // "True", "False" or "Unknown"
+  std::string reason;
+  std::string message;
+};
+
+enum class RouteKind : std::uint8_t { HTTP, GRPC, TLS, TCP, UDP };
+std::string_view routeKindName(RouteKind kind);
+std::optional<RouteKind> routeKindOf(std::string_view kind);
+
+struct GroupKind {
+  std::string group;
+  std::string kind;
+  bool operator==(const GroupKind&) const = default;
+};
+
+struct Gateway;
+
+struct Listener {
+  const Gateway* gateway = nullptr;
+  std::uint32_t index = 0;
+  yaml::NodeRef node;
+  std::string_view name;
+  std::string_view protocol;
+  std::int64_t port = 0;
+  std::string_view hostname;  // empty: any hostname
+
+  enum class From : std::uint8_t { Same, All, Selector, None };
+  From from = From::Same;
+  model::LabelSelector selector;   // for From::Selector
+  std::vector<GroupKind> kinds;    // route kinds the listener admits
+  std::vector<GroupKind> invalidKinds;  // named in allowedRoutes.kinds but not supported
+
+  std::vector<Condition> conditions;  // Accepted, ResolvedRefs, Conflicted, Programmed
+  std::uint32_t attachedRoutes = 0;
+  // Routes can attach: the listener is accepted (not conflicted, protocol supported).
+  bool accepted = true;
+  std::string conflictReason;  // HostnameConflict or ProtocolConflict; empty when none
+
+  bool admitsKind(std::string_view group, std::string_view kind) const;
+};
+
+// A Gateway, or a ListenerSet (GEP-1713) that adds listeners to one: both hold listeners that
+// routes attach to, and both get listener status.
+struct Gateway {
+  const model::Resource* resource = nullptr;
+  const Gateway* parent = nullptr;  // ListenerSets: the Gateway they extend
+  bool isListenerSet() const { return resource->kind != "Gateway"; }
+  const model::Resource* gatewayClass = nullptr;  // null when the class does not exist
+  std::string_view className;
+  std::string_view controllerName;  // the class's; empty when the class is missing
+  bool managed = false;  // its class exists and belongs to the simulated controller
+  std::vector<Listener> listeners;
+  std::vector<Condition> conditions;
+};
+
+// A backendRef of a route rule, resolved.
+struct BackendRef {
+  yaml::NodeRef node;
+  std::string group;  // "" for core
+  std::string kind;
+  std::string namespace_;
+  std::string name;
+  std::optional<std::int64_t> port;
+  const model::Resource* target = nullptr;
+  // Empty when resolved; else BackendNotFound, InvalidKind or RefNotPermitted.
+  std::string reason;
+  std::string message;
+  yaml::NodeRef at;  // the field at fault
+};
+
+struct RouteRule {
+  std::uint32_t index = 0;
+  std::string_view name;  // GEP-995; empty when unnamed
+  yaml::NodeRef node;
+  std::vector<BackendRef> backends;
+};
+
+struct ParentRef {
+  yaml::NodeRef node;
+  std::string group;
+  std::string kind;
+  std::string namespace_;
+  std::string name;
+  std::string_view sectionName;
+  std::optional<std::int64_t> port;
+  // The reference as status.parents[].parentRef repeats it (only the fields written).
+  bool namespaceWritten = false;
+};
+
+struct Route;
+
+// Why one listener did not take a route, for findings.
+struct ListenerRejection {
+  const Listener* listener;
+  std::string reason;  // NotAllowedByListeners, NoMatchingListenerHostname
+  std::string message;
+};
+
+struct RouteParent {
+  ParentRef ref;
+  const Gateway* gateway = nullptr;         // kind Gateway or ListenerSet
+  const model::Resource* service = nullptr;  // kind Service (GAMMA)
+  bool exists = false;  // the parent object is in the input
+  std::vector<const Listener*> listeners;    // the listeners that accepted the route
+  std::vector<ListenerRejection> rejections;
+  std::vector<Condition> conditions;  // Accepted, ResolvedRefs (empty when nobody writes)
+  bool accepted() const;
+};
+
+struct Route {
+  const model::Resource* resource = nullptr;
+  RouteKind kind = RouteKind::HTTP;
+  std::vector<std::string_view> hostnames;
+  std::vector<RouteRule> rules;
+  std::vector<RouteParent> parents;
+  const BackendRef* firstUnresolved = nullptr;  // decides ResolvedRefs
+  // GAMMA: a route whose parent is a Service. Producer when in the Service's namespace.
+  bool meshProducer(const RouteParent& parent) const;
+};
+
+struct ReferenceGrantIndex {
+  // Whether a ReferenceGrant in `toNamespace` lets (fromGroup, fromKind) objects of
+  // `fromNamespace` refer to the (toGroup, toKind) object `toName`.
+  bool permits(const model::Store& store, std::string_view fromGroup, std::string_view fromKind,
+               std::string_view fromNamespace, std::string_view toGroup, std::string_view toKind,
+               std::string_view toNamespace, std::string_view toName) const;
+};
+
+struct TopologyOptions {
+  // Simulate this controller: Gateways of classes with another controllerName get no status.
+  // Empty: every class present is simulated.
+  std::string controllerName;
+  // The controller that writes the status of mesh (GAMMA) routes.
+  std::string meshControllerName = "policygraph.dev/mesh";
+};
+
+class Topology {
+ public:
+  std::vector<Gateway> gateways;  // in store order
+  std::vector<Route> routes;      // in store order
+  std::string meshControllerName;
+
+  // A Gateway, or a ListenerSet when `kind` names one.
+  const Gateway* findGateway(std::string_view namespace_, std::string_view name,
+                             std::string_view kind = "Gateway") const;
+  const Route* findRoute(const model::Resource* resource) const;
+};
+
+Topology buildTopology(const model::Store& store, const TopologyOptions& options);
+
+}  // namespace pg::graph

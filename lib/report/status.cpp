@@ -1,0 +1,116 @@
+// `policygraph status`: the status every simulated controller would write, in the upstream
+// shape, as {"items": [...]} (JSON) or the same list as YAML.
+#include <nlohmann/json.hpp>
+
+#include "lib/report/report.h"
+#include "lib/yaml/writer.h"
+
+namespace pg::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json conditions(const std::vector<graph::Condition>& list) {
+  Json out = Json::array();
+  for (const graph::Condition& c : list)
+    out.push_back({{"type", c.type}, {"status", c.status}, {"reason", c.reason},
+                   {"message", c.message}});
+  return out;
+}
+
+Json item(const model::Resource& r, Json status) {
+  Json metadata = Json::object();
+  if (!r.namespace_.empty()) metadata["namespace"] = r.namespace_;
+  metadata["name"] = r.name;
+  return {{"apiVersion", r.apiVersion}, {"kind", r.kind}, {"metadata", metadata},
+          {"status", std::move(status)}};
+}
+
+Json gatewayStatus(const graph::Gateway& g) {
+  Json listeners = Json::array();
+  for (const graph::Listener& l : g.listeners) {
+    Json kinds = Json::array();
+    for (const graph::GroupKind& k : l.kinds) kinds.push_back({{"group", k.group}, {"kind", k.kind}});
+    listeners.push_back({{"name", l.name},
+                         {"attachedRoutes", l.attachedRoutes},
+                         {"supportedKinds", kinds},
+                         {"conditions", conditions(l.conditions)}});
+  }
+  return {{"conditions", conditions(g.conditions)}, {"listeners", listeners}};
+}
+
+Json parentRef(const graph::ParentRef& ref) {
+  Json out = {{"group", ref.group}, {"kind", ref.kind}, {"namespace", ref.namespace_},
+              {"name", ref.name}};
+  if (!ref.sectionName.empty()) out["sectionName"] = ref.sectionName;
+  if (ref.port) out["port"] = *ref.port;
+  return out;
+}
+
+Json statusItems(const analysis::Analysis& a) {
+  Json items = Json::array();
+  for (const graph::Gateway& g : a.topology.gateways)
+    if (g.managed) items.push_back(item(*g.resource, gatewayStatus(g)));
+  for (const graph::Route& route : a.topology.routes) {
+    Json parents = Json::array();
+    for (const graph::RouteParent& p : route.parents) {
+      if (p.conditions.empty()) continue;
+      std::string_view controller =
+          p.gateway ? p.gateway->controllerName : std::string_view(a.topology.meshControllerName);
+      parents.push_back({{"parentRef", parentRef(p.ref)},
+                         {"controllerName", controller},
+                         {"conditions", conditions(p.conditions)}});
+    }
+    if (!parents.empty()) items.push_back(item(*route.resource, {{"parents", parents}}));
+  }
+  return items;
+}
+
+void writeYamlValue(yaml::Writer& w, const Json& v) {
+  switch (v.type()) {
+    case Json::value_t::object:
+      w.beginMap();
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        w.key(it.key());
+        writeYamlValue(w, it.value());
+      }
+      w.endMap();
+      break;
+    case Json::value_t::array:
+      w.beginList();
+      for (const Json& e : v) writeYamlValue(w, e);
+      w.endList();
+      break;
+    case Json::value_t::string:
+      w.string(v.get<std::string>());
+      break;
+    case Json::value_t::boolean:
+      w.boolean(v.get<bool>());
+      break;
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+      w.integer(v.get<std::int64_t>());
+      break;
+    case Json::value_t::number_float:
+      w.number(v.get<double>());
+      break;
+    default:
+      w.null();
+  }
+}
+
+}  // namespace
+
+void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis) {
+  Json doc = {{"items", statusItems(analysis)}};
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis) {
+  yaml::Writer w;
+  writeYamlValue(w, statusItems(analysis));
+  out << w.str();
+}
+
+}  // namespace pg::report
