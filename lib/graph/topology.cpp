@@ -63,6 +63,15 @@ void resolveBackend(BackendRef& b, const Route& route, const model::Store& store
     return;
   }
   if (b.kind == "Service" && b.group.empty()) {
+    // "Implementations SHOULD NOT support ExternalName Services" (BackendObjectReference):
+    // they may point outside the cluster (CVE-2021-25740).
+    if (b.target->spec().get("type").str() == "ExternalName") {
+      b.reason = "UnsupportedValue";
+      b.message = "Service " + b.namespace_ + "/" + b.name +
+                  " is of type ExternalName, which Gateway API backends do not support";
+      b.at = b.node.get("name") ? b.node.get("name") : b.node;
+      return;
+    }
     if (!b.port) {
       b.reason = "BackendNotFound";  // the spec requires a port for Services
       b.message = "A port is required for a Service backend";
