@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cmd/policygraph/cli.h"
+#include "cmd/policygraph/graph.h"
 #include "cmd/policygraph/lint.h"
 #include "cmd/policygraph/status.h"
 #include "lib/report/report.h"
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
   int exitCode = kClean;
   addLintCommand(app, exitCode);
   addStatusCommand(app, exitCode);
+  addGraphCommand(app, exitCode);
   addRulesCommand(app, exitCode);
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "policygraph " << pg::report::toolVersion() << '\n';

@@ -13,10 +13,13 @@ Condition makeCondition(std::string type, bool ok, std::string reason, std::stri
   return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
 }
 
-// The route kinds a protocol admits when allowedRoutes.kinds is empty.
-std::vector<GroupKind> defaultKinds(std::string_view protocol) {
+// The route kinds a protocol admits when allowedRoutes.kinds is empty. A TLS listener that
+// passes connections through can only route them by SNI (TLSRoute); one that terminates TLS
+// can also hand the decrypted stream to a TCPRoute.
+std::vector<GroupKind> defaultKinds(std::string_view protocol, std::string_view tlsMode = {}) {
   std::string g(kGatewayGroup);
   if (protocol == "HTTP" || protocol == "HTTPS") return {{g, "HTTPRoute"}, {g, "GRPCRoute"}};
+  if (protocol == "TLS" && tlsMode == "Passthrough") return {{g, "TLSRoute"}};
   if (protocol == "TLS") return {{g, "TLSRoute"}, {g, "TCPRoute"}};
   if (protocol == "TCP") return {{g, "TCPRoute"}};
   if (protocol == "UDP") return {{g, "UDPRoute"}};
@@ -49,7 +52,8 @@ void readAllowedRoutes(Listener& l) {
     if (selector) l.selector = std::move(*selector);
     else l.from = Listener::From::None;
   }
-  std::vector<GroupKind> supported = defaultKinds(l.protocol);
+  std::vector<GroupKind> supported =
+      defaultKinds(l.protocol, l.node.get("tls").get("mode").str());
   yaml::NodeRef kinds = allowed.get("kinds");
   if (!kinds.isSequence() || kinds.size() == 0) {
     l.kinds = supported;
@@ -65,6 +69,36 @@ void readAllowedRoutes(Listener& l) {
       l.invalidKinds.push_back(gk);
     }
   }
+}
+
+// Standard base64 (RFC 4648), as Secret data is stored; empty when the text is not base64.
+std::string decodeBase64(std::string_view text) {
+  std::string out;
+  unsigned buffer = 0;
+  int bits = 0;
+  for (char c : text) {
+    int v;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') v = c - '0' + 52;
+    else if (c == '+') v = 62;
+    else if (c == '/') v = 63;
+    else if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
+    else return {};
+    buffer = (buffer << 6) | static_cast<unsigned>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((buffer >> bits) & 0xFF);
+    }
+  }
+  return out;
+}
+
+// A Secret's value: `stringData` as written, `data` base64-decoded.
+std::string secretValue(const model::Resource& secret, std::string_view key) {
+  if (yaml::NodeRef plain = secret.node.get("stringData").get(key)) return std::string(plain.str());
+  return decodeBase64(secret.node.get("data").get(key).str());
 }
 
 // HTTPS listeners, and TLS listeners that terminate, need certificates they can read.
@@ -91,8 +125,9 @@ std::string checkCertificates(const Listener& l, const model::Store& store,
       message = "Unsupported reference kind " + std::string(kind) + "; only core Secrets are";
       return "InvalidCertificateRef";
     }
+    // The grant names the kind that holds the listener: a Gateway or a ListenerSet.
     if (ns != gw.namespace_ &&
-        !grants.permits(store, kGatewayGroup, "Gateway", gw.namespace_, "", "Secret", ns, name)) {
+        !grants.permits(store, gw.group, gw.kind, gw.namespace_, "", "Secret", ns, name)) {
       message = "Certificate ref to secret " + std::string(ns) + "/" + std::string(name) +
                 " not permitted by any ReferenceGrant";
       return "RefNotPermitted";
@@ -102,42 +137,56 @@ std::string checkCertificates(const Listener& l, const model::Store& store,
       message = "Secret " + std::string(ns) + "/" + std::string(name) + " does not exist";
       return "InvalidCertificateRef";
     }
-    yaml::NodeRef data = secret->node.get("data");
-    yaml::NodeRef stringData = secret->node.get("stringData");
-    bool hasPair = (data.get("tls.crt") || stringData.get("tls.crt")) &&
-                   (data.get("tls.key") || stringData.get("tls.key"));
-    if (!hasPair) {
+    std::string certificate = secretValue(*secret, "tls.crt");
+    std::string key = secretValue(*secret, "tls.key");
+    if (certificate.empty() || key.empty()) {
       message = "Secret " + std::string(ns) + "/" + std::string(name) +
                 " must contain tls.crt and tls.key";
+      return "InvalidCertificateRef";
+    }
+    // Not a full X.509 parse: enough to tell a PEM certificate and key from anything else.
+    if (certificate.find("-----BEGIN CERTIFICATE-----") == std::string::npos ||
+        key.find("-----BEGIN") == std::string::npos ||
+        key.find("PRIVATE KEY-----") == std::string::npos) {
+      message = "Secret " + std::string(ns) + "/" + std::string(name) +
+                " does not hold a PEM certificate and private key";
       return "InvalidCertificateRef";
     }
   }
   return {};
 }
 
-void markConflicts(Gateway& gateway) {
-  std::map<std::int64_t, std::vector<Listener*>> byPort;
-  for (Listener& l : gateway.listeners)
-    if (supportedProtocol(l.protocol)) byPort[l.port].push_back(&l);
-  for (auto& [port, listeners] : byPort) {
-    for (Listener* a : listeners) {
-      for (Listener* b : listeners) {
-        if (a == b || transportIsUdp(a->protocol) != transportIsUdp(b->protocol)) continue;
-        if (protocolFamily(a->protocol) != protocolFamily(b->protocol)) {
-          a->conflictReason = "ProtocolConflict";
-          break;
-        }
-        if (a->hostname == b->hostname && a->conflictReason.empty())
-          a->conflictReason = "HostnameConflict";
-      }
-    }
+// How listener `a` clashes with `b` on the same port: "" when it does not.
+std::string_view clash(const Listener& a, const Listener& b) {
+  if (a.port != b.port || transportIsUdp(a.protocol) != transportIsUdp(b.protocol)) return {};
+  if (protocolFamily(a.protocol) != protocolFamily(b.protocol)) return "ProtocolConflict";
+  if (a.hostname == b.hostname) return "HostnameConflict";
+  return {};
+}
+
+// Within one Gateway (or ListenerSet) both listeners of a clashing pair are conflicted; a
+// listener that clashes with one of `higher` (GEP-1713: the Gateway's own listeners, then
+// older ListenerSets) is conflicted alone.
+void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher) {
+  for (Listener& a : gateway.listeners) {
+    if (!supportedProtocol(a.protocol)) continue;
+    auto consider = [&](const Listener& b) {
+      std::string_view reason = clash(a, b);
+      if (reason == "ProtocolConflict" || (reason == "HostnameConflict" && a.conflictReason.empty()))
+        a.conflictReason = std::string(reason);
+    };
+    for (const Listener& b : gateway.listeners)
+      if (&b != &a && supportedProtocol(b.protocol)) consider(b);
+    for (const Listener* b : higher)
+      if (supportedProtocol(b->protocol)) consider(*b);
   }
 }
 
 // Listeners, their conflicts and their conditions, for a Gateway or a ListenerSet. Returns
 // how many listeners are valid.
 std::size_t buildListeners(Gateway& gateway, const model::Store& store,
-                           const ReferenceGrantIndex& grants) {
+                           const ReferenceGrantIndex& grants,
+                           const std::vector<const Listener*>& higher = {}) {
   const model::Resource& gw = *gateway.resource;
   std::uint32_t index = 0;
   for (yaml::NodeRef node : gw.spec().get("listeners").items()) {
@@ -151,7 +200,7 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
     l.hostname = node.get("hostname").str();
     readAllowedRoutes(l);
   }
-  markConflicts(gateway);
+  markConflicts(gateway, higher);
 
   std::size_t valid = 0;
   for (Listener& l : gateway.listeners) {
@@ -223,6 +272,9 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
   if (valid == 0 && !gateway.listeners.empty()) {
     gateway.conditions.push_back(makeCondition("Accepted", false, "ListenersNotValid",
                                                "No listener of this Gateway is valid"));
+  } else if (valid < gateway.listeners.size()) {
+    gateway.conditions.push_back(makeCondition("Accepted", true, "ListenersNotValid",
+                                               "Some listeners of this Gateway are not valid"));
   } else {
     gateway.conditions.push_back(
         makeCondition("Accepted", true, "Accepted", "The Gateway has been scheduled"));
@@ -239,8 +291,18 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     if (g.resource && !g.isListenerSet() && g.resource->namespace_ == parentNamespace &&
         g.resource->name == ref.get("name").str())
       set.parent = &g;
-  std::size_t valid = buildListeners(set, store, grants);
+  // Listeners that take precedence: the Gateway's, then those of ListenerSets built before
+  // this one (buildTopology builds them oldest first) and attached to the same Gateway.
+  std::vector<const Listener*> higher;
+  for (const Gateway& g : gateways) {
+    if (&g == &set) break;
+    if (!g.resource || (set.parent != &g && g.parent != set.parent) || !set.parent) continue;
+    for (const Listener& l : g.listeners)
+      if (l.accepted) higher.push_back(&l);
+  }
+  std::size_t valid = buildListeners(set, store, grants, higher);
   if (!set.parent) return;  // no Gateway: nobody writes status
+  const_cast<Gateway*>(set.parent)->hasListenerSets = true;
   set.gatewayClass = set.parent->gatewayClass;
   set.className = set.parent->className;
   set.controllerName = set.parent->controllerName;
@@ -257,18 +319,32 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
                                                              : yaml::NodeRef());
   }
   if (!admitted) {
-    for (Listener& l : set.listeners) l.accepted = false;
-    set.conditions.push_back(makeCondition("Accepted", false, "NotAllowed",
-                                           "The parent Gateway does not allow ListenerSets from "
-                                           "this namespace (spec.allowedListeners)"));
+    // A ListenerSet the Gateway does not take has no listeners on it at all.
+    set.listeners.clear();
+    const std::string why =
+        "The parent Gateway does not allow ListenerSets from this namespace "
+        "(spec.allowedListeners)";
+    set.conditions.push_back(makeCondition("Accepted", false, "NotAllowed", why));
+    set.conditions.push_back(makeCondition("Programmed", false, "NotAllowed", why));
     return;
   }
+  if (valid > 0 || set.listeners.empty()) const_cast<Gateway*>(set.parent)->attachedListeners += 1;
   if (valid == 0 && !set.listeners.empty()) {
     set.conditions.push_back(
         makeCondition("Accepted", false, "ListenersNotValid", "No listener is valid"));
+    set.conditions.push_back(
+        makeCondition("Programmed", false, "ListenersNotValid", "No listener is valid"));
+  } else if (valid < set.listeners.size()) {
+    set.conditions.push_back(makeCondition(
+        "Accepted", true, "ListenersNotValid",
+        "The ListenerSet is accepted; some of its listeners are not valid"));
+    set.conditions.push_back(
+        makeCondition("Programmed", true, "Programmed", "The valid listeners are programmed"));
   } else {
     set.conditions.push_back(
         makeCondition("Accepted", true, "Accepted", "All listeners are accepted"));
+    set.conditions.push_back(
+        makeCondition("Programmed", true, "Programmed", "All listeners are programmed"));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 #include "lib/graph/gateways.h"
 #include "lib/graph/hostname.h"
@@ -130,8 +131,10 @@ bool namespaceAdmitted(const Listener& l, const model::Resource& route, const mo
       return false;
     case Listener::From::Selector: {
       const model::Resource* ns = store.find("", "Namespace", "", route.namespace_);
-      // A namespace that is not in the repository has no labels we can see.
-      return l.selector.matches(ns ? ns->labels() : yaml::NodeRef());
+      // A namespace that is not in the repository has no labels we can see but the one the
+      // API server gives every Namespace.
+      return l.selector.matches(ns ? ns->labels() : yaml::NodeRef(), kNamespaceNameLabel,
+                                route.namespace_);
     }
   }
   return false;
@@ -184,17 +187,18 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
       continue;
     }
     anyAllowed = true;
-    admitting.push_back(l);
     if (!hostnameMatches(*l, route)) {
       parent.rejections.push_back({l, "NoMatchingListenerHostname",
                                    describeListener(*l) + " shares no hostname with the route"});
       continue;
     }
+    admitting.push_back(l);
     parent.listeners.push_back(l);
   }
-  // "Successful attachment of a Route to a Listener is based solely on the combination of the
-  // AllowedRoutes field on the corresponding Listener and the Route's ParentRefs field", and
-  // holds even when the Listener or the Route is invalid (Gateway API, ListenerStatus).
+  // A route counts on every listener it attaches to by ParentRefs, AllowedRoutes and
+  // hostnames, even when the listener or the route's rules are invalid (ListenerStatus:
+  // "a Route is still attached even if the Route fails to be programmed"; the conformance test
+  // GatewayWithAttachedRoutes leaves out a route whose hostname matches no listener).
   for (Listener* l : admitting) ++l->attachedRoutes;
   if (parent.listeners.empty()) {
     if (!anyAllowed) {
@@ -205,6 +209,11 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
           makeCondition("Accepted", false, "NoMatchingListenerHostname",
                         "No listener hostname matches the hostnames of this route"));
     }
+    return;
+  }
+  if (route.invalidRule) {
+    parent.conditions.push_back(
+        makeCondition("Accepted", false, route.invalidRule->reason, route.invalidRule->message));
     return;
   }
   parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
@@ -225,6 +234,7 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
   const model::Resource& r = *route.resource;
   for (yaml::NodeRef h : r.spec().get("hostnames").items()) route.hostnames.push_back(h.str());
   readRules(route, store, grants);
+  route.invalidRule = validateRouteRules(route);
   for (const RouteRule& rule : route.rules)
     for (const BackendRef& b : rule.backends)
       if (!b.reason.empty() && !route.firstUnresolved) route.firstUnresolved = &b;
@@ -341,6 +351,14 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
   std::vector<const model::Resource*> sets = store.ofKind(kGatewayGroup, "ListenerSet");
   for (const model::Resource* r : store.ofKind("gateway.networking.x-k8s.io", "XListenerSet"))
     sets.push_back(r);
+  // GEP-1713 precedence between ListenerSets: the older first, then by namespace and name.
+  auto created = [](const model::Resource* r) {
+    return r->metadata().get("creationTimestamp").str();
+  };
+  std::stable_sort(sets.begin(), sets.end(), [&](const model::Resource* a, const model::Resource* b) {
+    return std::make_tuple(created(a), a->namespace_, a->name) <
+           std::make_tuple(created(b), b->namespace_, b->name);
+  });
   // Listeners point at their Gateway and ListenerSets at theirs: size once, never move.
   topology.gateways.resize(gateways.size() + sets.size());
   for (std::size_t i = 0; i < gateways.size(); ++i) {

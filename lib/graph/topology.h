@@ -10,12 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/graph/rules_validation.h"
 #include "lib/model/store.h"
 #include "lib/yaml/tree.h"
 
 namespace pg::graph {
 
 inline constexpr std::string_view kGatewayGroup = "gateway.networking.k8s.io";
+inline constexpr std::string_view kNamespaceNameLabel = "kubernetes.io/metadata.name";
 
 // A status condition as the Gateway API writes it.
 struct Condition {
@@ -73,6 +75,10 @@ struct Gateway {
   bool managed = false;  // its class exists and belongs to the simulated controller
   std::vector<Listener> listeners;
   std::vector<Condition> conditions;
+  // Gateways: how many ListenerSets attached to it, and whether any names it as parent (the
+  // status field is written only then).
+  std::uint32_t attachedListeners = 0;
+  bool hasListenerSets = false;
 };
 
 // A backendRef of a route rule, resolved.
@@ -136,6 +142,7 @@ struct Route {
   std::vector<RouteRule> rules;
   std::vector<RouteParent> parents;
   const BackendRef* firstUnresolved = nullptr;  // decides ResolvedRefs
+  std::optional<RouteProblem> invalidRule;      // set when no rule is valid: Accepted False
   // GAMMA: a route whose parent is a Service. Producer when in the Service's namespace.
   bool meshProducer(const RouteParent& parent) const;
 };

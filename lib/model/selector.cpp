@@ -71,13 +71,21 @@ LabelSelector LabelSelector::fromMatchLabels(yaml::NodeRef labels) {
   return selector;
 }
 
-bool LabelSelector::matches(yaml::NodeRef labels) const {
+bool LabelSelector::matches(yaml::NodeRef labels) const { return matches(labels, {}, {}); }
+
+bool LabelSelector::matches(yaml::NodeRef labels, std::string_view implicitKey,
+                            std::string_view implicitValue) const {
   using Op = LabelRequirement::Operator;
   for (const LabelRequirement& req : requirements_) {
-    yaml::NodeRef value = labels.get(req.key);
-    bool has = static_cast<bool>(value);
-    bool inValues = has && std::find(req.values.begin(), req.values.end(), value.str()) !=
-                               req.values.end();
+    yaml::NodeRef node = labels.get(req.key);
+    bool has = static_cast<bool>(node);
+    std::string_view value = node.str();
+    if (!has && !implicitKey.empty() && req.key == implicitKey) {
+      has = true;
+      value = implicitValue;
+    }
+    bool inValues =
+        has && std::find(req.values.begin(), req.values.end(), value) != req.values.end();
     switch (req.op) {
       case Op::In:
         if (!inValues) return false;

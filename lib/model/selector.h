@@ -32,6 +32,10 @@ class LabelSelector {
   static LabelSelector fromMatchLabels(yaml::NodeRef labels);
 
   bool matches(yaml::NodeRef labels) const;
+  // With one more label than `labels` holds: the `kubernetes.io/metadata.name` label the API
+  // server puts on every Namespace, which manifests do not carry.
+  bool matches(yaml::NodeRef labels, std::string_view implicitKey,
+               std::string_view implicitValue) const;
   bool matchesEverything() const { return requirements_.empty(); }
   const std::vector<LabelRequirement>& requirements() const { return requirements_; }
 

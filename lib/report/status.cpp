@@ -37,7 +37,9 @@ Json gatewayStatus(const graph::Gateway& g) {
                          {"supportedKinds", kinds},
                          {"conditions", conditions(l.conditions)}});
   }
-  return {{"conditions", conditions(g.conditions)}, {"listeners", listeners}};
+  Json status = {{"conditions", conditions(g.conditions)}, {"listeners", listeners}};
+  if (g.hasListenerSets) status["attachedListeners"] = g.attachedListeners;
+  return status;
 }
 
 Json parentRef(const graph::ParentRef& ref) {

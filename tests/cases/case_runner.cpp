@@ -185,7 +185,8 @@ TEST_CASE("every case yields exactly the findings it expects") {
         std::ofstream(golden, std::ios::binary) << *actual;
       } else {
         const bool same = readAll(golden) == *actual;
-        CHECK_MESSAGE(same, name << ": output differs from expected/" << file << ":\n" << *actual);
+        CHECK_MESSAGE(same, name << ": output differs from expected/" << std::string(file) << ":\n"
+                                 << *actual);
       }
     }
   }

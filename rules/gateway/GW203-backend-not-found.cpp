@@ -1,0 +1,47 @@
+#include "rules/gateway/gateway_rules.h"
+
+namespace pg::rules {
+namespace {
+
+using namespace gateway;
+
+std::string servicePorts(const model::Resource& service) {
+  std::string out;
+  for (yaml::NodeRef p : service.spec().get("ports").items()) {
+    if (!out.empty()) out += ", ";
+    out += std::string(p.get("port").str());
+  }
+  return out.empty() ? "none" : out;
+}
+
+void check(Context& ctx) {
+  forEachUnresolvedBackend(
+      ctx, "BackendNotFound",
+      [&](const graph::Route& route, const graph::RouteRule& rule, const graph::BackendRef& b) {
+        std::string consequence = route.kind == graph::RouteKind::HTTP
+                                      ? "requests this backend would receive get HTTP 500"
+                                      : "traffic this backend would receive is dropped";
+        std::string fix;
+        if (!b.target) {
+          fix = "create the " + b.kind + " or fix the backendRef's name and namespace";
+        } else if (!b.port) {
+          fix = "set port to one the Service exposes (" + servicePorts(*b.target) + ")";
+        } else {
+          fix = "use a port the Service exposes (" + servicePorts(*b.target) + ")";
+        }
+        model::Finding& f =
+            reportBackend(ctx, route, rule, b, b.message + ": " + consequence + "; " + fix);
+        if (b.target) {
+          f.objects.push_back(b.target->display());
+          f.related.push_back({b.target->locateField(b.target->spec(), "ports"),
+                               b.target->display() + " exposes ports " + servicePorts(*b.target)});
+        }
+      });
+}
+
+}  // namespace
+
+PG_RULE(GW203, "backend-not-found", "gateway", Error,
+        "A backendRef names a Service or port that does not exist", gateway::kRouteKinds, check)
+
+}  // namespace pg::rules
