@@ -50,9 +50,9 @@ const Rule* findRule(std::string_view id);
 
 // Kinds of subjects a rule checks, for reports that list every check (JUnit): "file" for
 // rules about files, "*" for every object, else object kinds.
-#define PG_RULE(ID, NAME, FAMILY, SEVERITY, SUMMARY, KINDS, CHECK)                      \
-  namespace {                                                                          \
-  const bool registered_##ID = ::pg::rules::registerRule(                              \
+#define PG_RULE(ID, NAME, FAMILY, SEVERITY, SUMMARY, KINDS, CHECK)                          \
+  namespace {                                                                               \
+  const bool registered_##ID = ::pg::rules::registerRule(                                   \
       {#ID, NAME, FAMILY, ::pg::model::Severity::SEVERITY, SUMMARY, {}, {}, KINDS}, CHECK); \
   }
 

@@ -6,7 +6,7 @@
 namespace pg::rules {
 
 struct RulePage {
-  std::string_view path;      // rules/<family>/<ID>-<name>.md
+  std::string_view path;  // rules/<family>/<ID>-<name>.md
   std::string_view markdown;
 };
 

@@ -27,9 +27,8 @@ config::Config readConfig(const InputOptions& o, std::string& configFile) {
   if (!file) return {};
   configFile = file->string();
   try {
-    std::filesystem::path root = o.root.empty()
-                                     ? std::filesystem::absolute(*file).parent_path()
-                                     : std::filesystem::absolute(o.root);
+    std::filesystem::path root = o.root.empty() ? std::filesystem::absolute(*file).parent_path()
+                                                : std::filesystem::absolute(o.root);
     return config::loadConfig(*file, load::displayPath(*file, root.lexically_normal()));
   } catch (const config::ConfigError& e) {
     throw UsageError(e.what());

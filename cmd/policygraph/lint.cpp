@@ -55,7 +55,8 @@ std::vector<OutputSpec> pairOutputs(const CLI::App& cmd, const LintOptions& o) {
       throw UsageError("unknown format " + s.format + " (text, json, sarif, junit, github)");
     toStdout += s.path.empty();
   }
-  if (toStdout > 1) throw UsageError("only one --format can go to standard output; give the others an --output");
+  if (toStdout > 1)
+    throw UsageError("only one --format can go to standard output; give the others an --output");
   if (toStdout == 0 && !o.quiet) specs.insert(specs.begin(), {"text", {}});
   return specs;
 }
@@ -73,11 +74,16 @@ std::set<std::string> readBaselineFile(const std::string& path) {
 
 void writeReport(std::ostream& out, const std::string& format, const report::ReportInput& input,
                  bool color) {
-  if (format == "text") report::writeText(out, input, {color});
-  else if (format == "json") report::writeJson(out, input);
-  else if (format == "sarif") report::writeSarif(out, input);
-  else if (format == "junit") report::writeJunit(out, input);
-  else if (format == "github") report::writeGithub(out, input);
+  if (format == "text")
+    report::writeText(out, input, {color});
+  else if (format == "json")
+    report::writeJson(out, input);
+  else if (format == "sarif")
+    report::writeSarif(out, input);
+  else if (format == "junit")
+    report::writeJunit(out, input);
+  else if (format == "github")
+    report::writeGithub(out, input);
 }
 
 int run(const CLI::App& cmd, LintOptions& o) {
@@ -117,14 +123,14 @@ void addLintCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<LintOptions>();
   CLI::App* cmd = app.add_subcommand("lint", "Report findings; the exit status follows --fail-on");
   addInputOptions(*cmd, o->inputs);
-  o->formatOption = cmd->add_option("--format", o->formats,
-                                    "text, json, sarif, junit or github; repeatable")
-                        ->take_all()
-                        ->allow_extra_args(false);
-  o->outputOption = cmd->add_option("--output", o->outputs,
-                                    "File for the --format before it; repeatable")
-                        ->take_all()
-                        ->allow_extra_args(false);
+  o->formatOption =
+      cmd->add_option("--format", o->formats, "text, json, sarif, junit or github; repeatable")
+          ->take_all()
+          ->allow_extra_args(false);
+  o->outputOption =
+      cmd->add_option("--output", o->outputs, "File for the --format before it; repeatable")
+          ->take_all()
+          ->allow_extra_args(false);
   cmd->add_option("--fail-on", o->failOn, "error, warning, note or none (default: error)");
   cmd->add_option("--baseline", o->baselinePath,
                   "A JSON report whose findings are not reported again");

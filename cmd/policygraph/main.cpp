@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
   using namespace pg::cli;
   CLI::App app{"policygraph: offline linter and simulator for Gateway API and service-mesh policy"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("policygraph ") +
-                                        std::string(pg::report::toolVersion()));
+  app.set_version_flag("--version",
+                       std::string("policygraph ") + std::string(pg::report::toolVersion()));
   int exitCode = kClean;
   addLintCommand(app, exitCode);
   addStatusCommand(app, exitCode);

@@ -22,8 +22,10 @@ void addStatusCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"yaml", "json"}));
   cmd->callback([o, &exitCode] {
     analysis::Analysis a = analyzeInputs(o->inputs);
-    if (o->format == "json") report::writeStatusJson(std::cout, a);
-    else report::writeStatusYaml(std::cout, a);
+    if (o->format == "json")
+      report::writeStatusJson(std::cout, a);
+    else
+      report::writeStatusYaml(std::cout, a);
     exitCode = kClean;
   });
 }

@@ -15,8 +15,8 @@ class Reader {
 
   [[noreturn]] void fail(yaml::NodeRef at, const std::string& message) const {
     yaml::Mark m = at.start();
-    throw ConfigError(path_ + ":" + std::to_string(m.line) + ":" + std::to_string(m.column) +
-                      ": " + message);
+    throw ConfigError(path_ + ":" + std::to_string(m.line) + ":" + std::to_string(m.column) + ": " +
+                      message);
   }
 
   model::Location where(yaml::NodeRef key, yaml::NodeRef value) const {
@@ -94,10 +94,14 @@ void readSuppressions(const Reader& r, yaml::NodeRef node, Config& config) {
     s.where = r.where(item, item);
     for (auto [k, v] : item.entries()) {
       std::string_view key = k.str();
-      if (key == "rule") s.rule = r.string(v, key);
-      else if (key == "objects") s.objects = r.string(v, key);
-      else if (key == "paths") s.paths = r.string(v, key);
-      else if (key == "reason") s.reason = r.string(v, key);
+      if (key == "rule")
+        s.rule = r.string(v, key);
+      else if (key == "objects")
+        s.objects = r.string(v, key);
+      else if (key == "paths")
+        s.paths = r.string(v, key);
+      else if (key == "reason")
+        s.reason = r.string(v, key);
       else
         r.fail(k, "unknown suppression field \"" + std::string(key) +
                       "\" (known: rule, objects, paths, reason)");
@@ -125,12 +129,18 @@ Config parseConfig(std::string text, const std::string& displayPath) {
   if (!root.isMapping()) r.fail(root, "the config file must be a mapping");
   for (auto [k, v] : root.entries()) {
     std::string_view key = k.str();
-    if (key == "include") config.include = r.strings(v, key);
-    else if (key == "exclude") config.exclude = r.strings(v, key);
-    else if (key == "defaultNamespace") config.defaultNamespace = r.string(v, key);
-    else if (key == "limits") readLimits(r, v, config.limits);
-    else if (key == "rules") readRules(r, v, config);
-    else if (key == "suppressions") readSuppressions(r, v, config);
+    if (key == "include")
+      config.include = r.strings(v, key);
+    else if (key == "exclude")
+      config.exclude = r.strings(v, key);
+    else if (key == "defaultNamespace")
+      config.defaultNamespace = r.string(v, key);
+    else if (key == "limits")
+      readLimits(r, v, config.limits);
+    else if (key == "rules")
+      readRules(r, v, config);
+    else if (key == "suppressions")
+      readSuppressions(r, v, config);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions)");

@@ -35,7 +35,7 @@ struct Suppression {
 };
 
 struct Config {
-  std::string path;  // as reported; empty when no file was read
+  std::string path;                  // as reported; empty when no file was read
   std::vector<std::string> include;  // globs over paths relative to the repository root
   std::vector<std::string> exclude;
   Limits limits;

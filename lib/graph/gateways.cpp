@@ -1,9 +1,9 @@
 // Gateways and their listeners: class lookup, protocols, allowed routes, certificate
 // references, and conflicts between listeners sharing a port.
+#include "lib/graph/gateways.h"
+
 #include <algorithm>
 #include <map>
-
-#include "lib/graph/gateways.h"
 
 namespace pg::graph {
 
@@ -26,7 +26,9 @@ std::vector<GroupKind> defaultKinds(std::string_view protocol, std::string_view 
   return {};
 }
 
-bool supportedProtocol(std::string_view protocol) { return !defaultKinds(protocol).empty(); }
+bool supportedProtocol(std::string_view protocol) {
+  return !defaultKinds(protocol).empty();
+}
 
 // Listeners on one port must agree on how connections are told apart: HTTP by Host header,
 // HTTPS and TLS by SNI, TCP and UDP not at all.
@@ -35,25 +37,32 @@ std::string_view protocolFamily(std::string_view protocol) {
   return protocol;
 }
 
-bool transportIsUdp(std::string_view protocol) { return protocol == "UDP"; }
+bool transportIsUdp(std::string_view protocol) {
+  return protocol == "UDP";
+}
 
 void readAllowedRoutes(Listener& l) {
   yaml::NodeRef allowed = l.node.get("allowedRoutes");
   yaml::NodeRef namespaces = allowed.get("namespaces");
   std::string_view from = namespaces.get("from").str();
-  if (from == "All") l.from = Listener::From::All;
-  else if (from == "Selector") l.from = Listener::From::Selector;
-  else if (from == "None") l.from = Listener::From::None;
-  else l.from = Listener::From::Same;
+  if (from == "All")
+    l.from = Listener::From::All;
+  else if (from == "Selector")
+    l.from = Listener::From::Selector;
+  else if (from == "None")
+    l.from = Listener::From::None;
+  else
+    l.from = Listener::From::Same;
   if (l.from == Listener::From::Selector) {
     model::LabelSelector::Error error;
     auto selector = model::LabelSelector::parse(namespaces.get("selector"), &error);
     // An unreadable selector admits no namespace rather than every one.
-    if (selector) l.selector = std::move(*selector);
-    else l.from = Listener::From::None;
+    if (selector)
+      l.selector = std::move(*selector);
+    else
+      l.from = Listener::From::None;
   }
-  std::vector<GroupKind> supported =
-      defaultKinds(l.protocol, l.node.get("tls").get("mode").str());
+  std::vector<GroupKind> supported = defaultKinds(l.protocol, l.node.get("tls").get("mode").str());
   yaml::NodeRef kinds = allowed.get("kinds");
   if (!kinds.isSequence() || kinds.size() == 0) {
     l.kinds = supported;
@@ -78,13 +87,20 @@ std::string decodeBase64(std::string_view text) {
   int bits = 0;
   for (char c : text) {
     int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+') v = 62;
-    else if (c == '/') v = 63;
-    else if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-    else return {};
+    if (c >= 'A' && c <= 'Z')
+      v = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      v = c - '0' + 52;
+    else if (c == '+')
+      v = 62;
+    else if (c == '/')
+      v = 63;
+    else if (c == '=' || c == '\n' || c == '\r' || c == ' ')
+      continue;
+    else
+      return {};
     buffer = (buffer << 6) | static_cast<unsigned>(v);
     bits += 6;
     if (bits >= 8) {
@@ -172,7 +188,8 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
     if (!supportedProtocol(a.protocol)) continue;
     auto consider = [&](const Listener& b) {
       std::string_view reason = clash(a, b);
-      if (reason == "ProtocolConflict" || (reason == "HostnameConflict" && a.conflictReason.empty()))
+      if (reason == "ProtocolConflict" ||
+          (reason == "HostnameConflict" && a.conflictReason.empty()))
         a.conflictReason = std::string(reason);
     };
     for (const Listener& b : gateway.listeners)
@@ -208,16 +225,16 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
     std::string certificateReason = checkCertificates(l, store, grants, certificateMessage);
     if (!supportedProtocol(l.protocol)) {
       l.accepted = false;
-      l.conditions.push_back(makeCondition("Accepted", false, "UnsupportedProtocol",
-                                           "Protocol " + std::string(l.protocol) +
-                                               " is unsupported"));
+      l.conditions.push_back(
+          makeCondition("Accepted", false, "UnsupportedProtocol",
+                        "Protocol " + std::string(l.protocol) + " is unsupported"));
     } else if (!l.conflictReason.empty()) {
       l.accepted = false;
-      l.conditions.push_back(makeCondition(
-          "Accepted", false, l.conflictReason,
-          l.conflictReason == "ProtocolConflict"
-              ? "All listeners for a given port must use a compatible protocol"
-              : "All listeners for a given port must use a unique hostname"));
+      l.conditions.push_back(
+          makeCondition("Accepted", false, l.conflictReason,
+                        l.conflictReason == "ProtocolConflict"
+                            ? "All listeners for a given port must use a compatible protocol"
+                            : "All listeners for a given port must use a unique hostname"));
     } else {
       l.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Listener is accepted"));
     }
@@ -225,12 +242,12 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
       l.conditions.push_back(
           makeCondition("ResolvedRefs", false, certificateReason, certificateMessage));
     } else if (!l.invalidKinds.empty()) {
-      l.conditions.push_back(makeCondition("ResolvedRefs", false, "InvalidRouteKinds",
-                                           "Route kind " + l.invalidKinds.front().kind +
-                                               " is not supported by this listener"));
+      l.conditions.push_back(makeCondition(
+          "ResolvedRefs", false, "InvalidRouteKinds",
+          "Route kind " + l.invalidKinds.front().kind + " is not supported by this listener"));
     } else {
-      l.conditions.push_back(
-          makeCondition("ResolvedRefs", true, "ResolvedRefs", "Resolved all the Object references"));
+      l.conditions.push_back(makeCondition("ResolvedRefs", true, "ResolvedRefs",
+                                           "Resolved all the Object references"));
     }
     if (l.conflictReason.empty()) {
       l.conditions.push_back({"Conflicted", "False", "NoConflicts", "No conflicts"});
@@ -264,9 +281,8 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
   gateway.gatewayClass = store.find(kGatewayGroup, "GatewayClass", "", gateway.className);
   if (gateway.gatewayClass)
     gateway.controllerName = gateway.gatewayClass->spec().get("controllerName").str();
-  gateway.managed = gateway.gatewayClass &&
-                    (options.controllerName.empty() ||
-                     gateway.controllerName == options.controllerName);
+  gateway.managed = gateway.gatewayClass && (options.controllerName.empty() ||
+                                             gateway.controllerName == options.controllerName);
   std::size_t valid = buildListeners(gateway, store, grants);
   if (!gateway.managed) return;
   if (valid == 0 && !gateway.listeners.empty()) {
@@ -315,8 +331,8 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     model::LabelSelector::Error error;
     auto selector = model::LabelSelector::parse(allowed.get("selector"), &error);
     const model::Resource* namespaceObject = store.find("", "Namespace", "", r.namespace_);
-    admitted = selector && selector->matches(namespaceObject ? namespaceObject->labels()
-                                                             : yaml::NodeRef());
+    admitted = selector &&
+               selector->matches(namespaceObject ? namespaceObject->labels() : yaml::NodeRef());
   }
   if (!admitted) {
     // A ListenerSet the Gateway does not take has no listeners on it at all.
@@ -335,9 +351,9 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     set.conditions.push_back(
         makeCondition("Programmed", false, "ListenersNotValid", "No listener is valid"));
   } else if (valid < set.listeners.size()) {
-    set.conditions.push_back(makeCondition(
-        "Accepted", true, "ListenersNotValid",
-        "The ListenerSet is accepted; some of its listeners are not valid"));
+    set.conditions.push_back(
+        makeCondition("Accepted", true, "ListenersNotValid",
+                      "The ListenerSet is accepted; some of its listeners are not valid"));
     set.conditions.push_back(
         makeCondition("Programmed", true, "Programmed", "The valid listeners are programmed"));
   } else {

@@ -6,7 +6,9 @@ namespace pg::graph {
 
 namespace {
 
-bool isWildcard(std::string_view h) { return h.size() > 2 && h[0] == '*' && h[1] == '.'; }
+bool isWildcard(std::string_view h) {
+  return h.size() > 2 && h[0] == '*' && h[1] == '.';
+}
 
 // `name` lies under wildcard `*.suffix`: it ends with `.suffix` and has at least one label
 // before it.

@@ -47,9 +47,8 @@ void resolveBackend(BackendRef& b, const Route& route, const model::Store& store
     b.at = b.node.get("kind") ? b.node.get("kind") : b.node;
     return;
   }
-  if (b.namespace_ != r.namespace_ &&
-      !grants.permits(store, r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_,
-                      b.name)) {
+  if (b.namespace_ != r.namespace_ && !grants.permits(store, r.group, r.kind, r.namespace_, b.group,
+                                                      b.kind, b.namespace_, b.name)) {
     b.reason = "RefNotPermitted";
     b.message = "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
                 " not permitted by any ReferenceGrant";
@@ -265,11 +264,12 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
       parent.service = store.find("", "Service", ref.namespace_, ref.name);
       parent.exists = parent.service != nullptr;
       if (parent.service) {
-        parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
+        parent.conditions.push_back(
+            makeCondition("Accepted", true, "Accepted", "Route is accepted"));
       } else {
-        parent.conditions.push_back(makeCondition("Accepted", false, "NoMatchingParent",
-                                                  "Service " + ref.namespace_ + "/" + ref.name +
-                                                      " not found"));
+        parent.conditions.push_back(
+            makeCondition("Accepted", false, "NoMatchingParent",
+                          "Service " + ref.namespace_ + "/" + ref.name + " not found"));
       }
     } else {
       continue;  // another kind of parent: not simulated
@@ -355,10 +355,11 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
   auto created = [](const model::Resource* r) {
     return r->metadata().get("creationTimestamp").str();
   };
-  std::stable_sort(sets.begin(), sets.end(), [&](const model::Resource* a, const model::Resource* b) {
-    return std::make_tuple(created(a), a->namespace_, a->name) <
-           std::make_tuple(created(b), b->namespace_, b->name);
-  });
+  std::stable_sort(sets.begin(), sets.end(),
+                   [&](const model::Resource* a, const model::Resource* b) {
+                     return std::make_tuple(created(a), a->namespace_, a->name) <
+                            std::make_tuple(created(b), b->namespace_, b->name);
+                   });
   // Listeners point at their Gateway and ListenerSets at theirs: size once, never move.
   topology.gateways.resize(gateways.size() + sets.size());
   for (std::size_t i = 0; i < gateways.size(); ++i) {

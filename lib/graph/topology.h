@@ -50,8 +50,8 @@ struct Listener {
 
   enum class From : std::uint8_t { Same, All, Selector, None };
   From from = From::Same;
-  model::LabelSelector selector;   // for From::Selector
-  std::vector<GroupKind> kinds;    // route kinds the listener admits
+  model::LabelSelector selector;        // for From::Selector
+  std::vector<GroupKind> kinds;         // route kinds the listener admits
   std::vector<GroupKind> invalidKinds;  // named in allowedRoutes.kinds but not supported
 
   std::vector<Condition> conditions;  // Accepted, ResolvedRefs, Conflicted, Programmed
@@ -72,7 +72,7 @@ struct Gateway {
   const model::Resource* gatewayClass = nullptr;  // null when the class does not exist
   std::string_view className;
   std::string_view controllerName;  // the class's; empty when the class is missing
-  bool managed = false;  // its class exists and belongs to the simulated controller
+  bool managed = false;             // its class exists and belongs to the simulated controller
   std::vector<Listener> listeners;
   std::vector<Condition> conditions;
   // Gateways: how many ListenerSets attached to it, and whether any names it as parent (the
@@ -126,9 +126,9 @@ struct ListenerRejection {
 
 struct RouteParent {
   ParentRef ref;
-  const Gateway* gateway = nullptr;         // kind Gateway or ListenerSet
+  const Gateway* gateway = nullptr;          // kind Gateway or ListenerSet
   const model::Resource* service = nullptr;  // kind Service (GAMMA)
-  bool exists = false;  // the parent object is in the input
+  bool exists = false;                       // the parent object is in the input
   std::vector<const Listener*> listeners;    // the listeners that accepted the route
   std::vector<ListenerRejection> rejections;
   std::vector<Condition> conditions;  // Accepted, ResolvedRefs (empty when nobody writes)

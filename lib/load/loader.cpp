@@ -32,7 +32,8 @@ std::string_view lineText(std::string_view text, std::uint32_t line) {
   }
   if (start == std::string_view::npos || start > text.size()) return {};
   std::size_t end = text.find('\n', start);
-  std::string_view out = text.substr(start, end == std::string_view::npos ? text.npos : end - start);
+  std::string_view out =
+      text.substr(start, end == std::string_view::npos ? text.npos : end - start);
   while (!out.empty() && (out.front() == ' ' || out.front() == '\t')) out.remove_prefix(1);
   while (!out.empty() && (out.back() == ' ' || out.back() == '\r')) out.remove_suffix(1);
   return out.substr(0, 200);
@@ -159,9 +160,10 @@ class Splitter {
                         std::string(node.get("metadata").get("name").str()) + ":" +
                         std::string(lineText(file_.tree->text(), node.start().line));
     if (!apiVersion.isString() || apiVersion.str().empty()) {
-      problem(ProblemKind::MissingField, apiVersion ? apiVersion : node,
-              apiVersion ? "apiVersion must be a non-empty string" : "this object has no apiVersion",
-              where + ".apiVersion");
+      problem(
+          ProblemKind::MissingField, apiVersion ? apiVersion : node,
+          apiVersion ? "apiVersion must be a non-empty string" : "this object has no apiVersion",
+          where + ".apiVersion");
       return;
     }
     if (!kind.isString() || kind.str().empty()) {
@@ -216,8 +218,11 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
   model::SourceFile& file = *result.file;
   EncodingScan scan = scanEncoding(text);
   auto fileProblem = [&](ProblemKind kind, yaml::Mark at, std::string message, const char* what) {
-    result.problems.push_back({kind, {file.path, at, at}, std::move(message),
-                               fileProblemDiscriminator(file.path, what), {}});
+    result.problems.push_back({kind,
+                               {file.path, at, at},
+                               std::move(message),
+                               fileProblemDiscriminator(file.path, what),
+                               {}});
   };
   switch (scan.verdict) {
     case EncodingScan::Verdict::Binary:
@@ -225,14 +230,17 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
                   "this file contains a NUL byte, so it is binary, not YAML or JSON", "binary");
       return;
     case EncodingScan::Verdict::NotUtf8:
-      fileProblem(ProblemKind::InvalidEncoding, markAt(text, scan.offset),
-                  "byte 0x" + [&] {
-                    char hex[3];
-                    std::snprintf(hex, sizeof hex, "%02X",
-                                  static_cast<unsigned char>(text[scan.offset]));
-                    return std::string(hex);
-                  }() + " is not valid UTF-8",
-                  "encoding");
+      fileProblem(
+          ProblemKind::InvalidEncoding, markAt(text, scan.offset),
+          "byte 0x" +
+              [&] {
+                char hex[3];
+                std::snprintf(hex, sizeof hex, "%02X",
+                              static_cast<unsigned char>(text[scan.offset]));
+                return std::string(hex);
+              }() +
+              " is not valid UTF-8",
+          "encoding");
       return;
     case EncodingScan::Verdict::Utf16:
       fileProblem(ProblemKind::InvalidEncoding, {1, 1},
@@ -243,9 +251,10 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
       break;
   }
   yaml::ParseLimits parseLimits{limits.maxDepth, limits.maxAliasExpansion};
-  const bool json = file.path.size() >= 5 && file.path.compare(file.path.size() - 5, 5, ".json") == 0;
-  yaml::ParseResult parsed = yaml::parse(std::move(text), parseLimits,
-                                         scan.verdict == EncodingScan::Verdict::Ascii, json);
+  const bool json =
+      file.path.size() >= 5 && file.path.compare(file.path.size() - 5, 5, ".json") == 0;
+  yaml::ParseResult parsed =
+      yaml::parse(std::move(text), parseLimits, scan.verdict == EncodingScan::Verdict::Ascii, json);
   file.tree = std::move(parsed.tree);
   for (yaml::ParseProblem& p : parsed.problems) {
     std::string discriminator = fileProblemDiscriminator(
@@ -268,11 +277,13 @@ FileResult loadEntry(const SourceEntry& entry, const config::Limits& limits,
   std::string text;
   if (entry.isStdin) {
     if (stdinText.size() > limits.maxFileBytes) {
-      result.problems.push_back(
-          {ProblemKind::FileTooLarge, {entry.path, {1, 1}, {1, 1}},
-           "standard input has " + std::to_string(stdinText.size()) +
-               " bytes, more than the limit of " + std::to_string(limits.maxFileBytes),
-           fileProblemDiscriminator(entry.path, "size"), {}});
+      result.problems.push_back({ProblemKind::FileTooLarge,
+                                 {entry.path, {1, 1}, {1, 1}},
+                                 "standard input has " + std::to_string(stdinText.size()) +
+                                     " bytes, more than the limit of " +
+                                     std::to_string(limits.maxFileBytes),
+                                 fileProblemDiscriminator(entry.path, "size"),
+                                 {}});
       return result;
     }
     text = stdinText;
@@ -281,14 +292,18 @@ FileResult loadEntry(const SourceEntry& entry, const config::Limits& limits,
     bool tooLarge = false;
     if (!readFile(entry.absolutePath, limits.maxFileBytes, text, error, tooLarge)) {
       if (tooLarge) {
-        result.problems.push_back({ProblemKind::FileTooLarge, {entry.path, {1, 1}, {1, 1}},
+        result.problems.push_back({ProblemKind::FileTooLarge,
+                                   {entry.path, {1, 1}, {1, 1}},
                                    "this file has " + error + ", more than the limit of " +
                                        std::to_string(limits.maxFileBytes) + " bytes",
-                                   fileProblemDiscriminator(entry.path, "size"), {}});
+                                   fileProblemDiscriminator(entry.path, "size"),
+                                   {}});
       } else {
-        result.problems.push_back({ProblemKind::Unreadable, {entry.path, {1, 1}, {1, 1}},
+        result.problems.push_back({ProblemKind::Unreadable,
+                                   {entry.path, {1, 1}, {1, 1}},
                                    "cannot read this file: " + error,
-                                   fileProblemDiscriminator(entry.path, "read"), {}});
+                                   fileProblemDiscriminator(entry.path, "read"),
+                                   {}});
       }
       return result;
     }
@@ -304,10 +319,12 @@ FileResult loadText(std::string path, std::string text, const config::Limits& li
   result.file = std::make_unique<model::SourceFile>();
   result.file->path = std::move(path);
   if (text.size() > limits.maxFileBytes) {
-    result.problems.push_back({ProblemKind::FileTooLarge, {result.file->path, {1, 1}, {1, 1}},
-                               "more than the limit of " + std::to_string(limits.maxFileBytes) +
-                                   " bytes",
-                               fileProblemDiscriminator(result.file->path, "size"), {}});
+    result.problems.push_back(
+        {ProblemKind::FileTooLarge,
+         {result.file->path, {1, 1}, {1, 1}},
+         "more than the limit of " + std::to_string(limits.maxFileBytes) + " bytes",
+         fileProblemDiscriminator(result.file->path, "size"),
+         {}});
     return result;
   }
   parseInto(result, std::move(text), limits);

@@ -26,7 +26,7 @@ enum class ProblemKind {
 struct Problem {
   ProblemKind kind;
   model::Location location;
-  std::string message;  // what is wrong, specifically; the rule adds what to do about it
+  std::string message;        // what is wrong, specifically; the rule adds what to do about it
   std::string discriminator;  // tells problems of one file apart, for fingerprints
   std::vector<model::RelatedLocation> related;
 };

@@ -125,8 +125,7 @@ class Walker {
     FileId id{st.st_dev, st.st_ino};
     if (isDir) {
       if (std::find(chain_.begin(), chain_.end(), id) != chain_.end()) {
-        problem(ProblemKind::SymlinkLoop, entry,
-                "symlink loops back to a folder that contains it");
+        problem(ProblemKind::SymlinkLoop, entry, "symlink loops back to a folder that contains it");
         return;
       }
       if (!visited_.insert(id).second) return;  // reached again through a link

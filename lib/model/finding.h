@@ -16,13 +16,15 @@ enum class Severity : unsigned char { Note = 0, Warning = 1, Error = 2 };
 
 std::string_view toString(Severity severity);
 std::optional<Severity> parseSeverity(std::string_view text);
-inline std::ostream& operator<<(std::ostream& out, Severity s) { return out << toString(s); }
+inline std::ostream& operator<<(std::ostream& out, Severity s) {
+  return out << toString(s);
+}
 
 // A rule's catalogue entry: everything reports and documentation say about it.
 struct RuleInfo {
-  std::string_view id;        // IN101
-  std::string_view name;      // invalid-yaml
-  std::string_view family;    // input, gateway, policy, kuadrant, kuma, linkerd, snapshot
+  std::string_view id;      // IN101
+  std::string_view name;    // invalid-yaml
+  std::string_view family;  // input, gateway, policy, kuadrant, kuma, linkerd, snapshot
   Severity severity = Severity::Error;
   std::string_view summary;   // one line
   std::string_view markdown;  // the rule's page
@@ -42,7 +44,7 @@ struct Finding {
   // What, besides the rule and the objects, tells this finding apart from its siblings (a
   // field path, a key); never a line number, so fingerprints survive edits elsewhere.
   std::string discriminator;
-  std::string fingerprint;  // filled by the rule engine
+  std::string fingerprint;            // filled by the rule engine
   const Resource* subject = nullptr;  // for annotation suppressions; not reported
 };
 

@@ -19,9 +19,9 @@ struct Resource {
   std::string_view kind;
   std::string_view namespace_;  // resolved by the Store: "" when cluster-scoped
   std::string_view name;
-  yaml::NodeRef node;           // the object (a mapping)
+  yaml::NodeRef node;  // the object (a mapping)
   const SourceFile* file = nullptr;
-  std::uint32_t document = 0;   // index of the YAML document in the file
+  std::uint32_t document = 0;     // index of the YAML document in the file
   bool namespaceWritten = false;  // metadata.namespace is in the manifest
 
   bool clusterScoped() const { return namespace_.empty(); }

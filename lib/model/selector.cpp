@@ -20,10 +20,14 @@ bool parseExpression(yaml::NodeRef expr, LabelRequirement& out, LabelSelector::E
   yaml::NodeRef op = expr.get("operator");
   std::string_view name = op.str();
   using Op = LabelRequirement::Operator;
-  if (name == "In") out.op = Op::In;
-  else if (name == "NotIn") out.op = Op::NotIn;
-  else if (name == "Exists") out.op = Op::Exists;
-  else if (name == "DoesNotExist") out.op = Op::DoesNotExist;
+  if (name == "In")
+    out.op = Op::In;
+  else if (name == "NotIn")
+    out.op = Op::NotIn;
+  else if (name == "Exists")
+    out.op = Op::Exists;
+  else if (name == "DoesNotExist")
+    out.op = Op::DoesNotExist;
   else
     return setError(error, op ? op : expr,
                     "operator must be one of In, NotIn, Exists, DoesNotExist");
@@ -31,8 +35,8 @@ bool parseExpression(yaml::NodeRef expr, LabelRequirement& out, LabelSelector::E
   for (yaml::NodeRef v : values.items()) out.values.emplace_back(v.str());
   bool needsValues = out.op == Op::In || out.op == Op::NotIn;
   if (needsValues && out.values.empty())
-    return setError(error, values ? values : expr, "operator " + std::string(name) +
-                                                       " needs a non-empty values list");
+    return setError(error, values ? values : expr,
+                    "operator " + std::string(name) + " needs a non-empty values list");
   if (!needsValues && !out.values.empty())
     return setError(error, values, "operator " + std::string(name) + " takes no values");
   return true;
@@ -71,7 +75,9 @@ LabelSelector LabelSelector::fromMatchLabels(yaml::NodeRef labels) {
   return selector;
 }
 
-bool LabelSelector::matches(yaml::NodeRef labels) const { return matches(labels, {}, {}); }
+bool LabelSelector::matches(yaml::NodeRef labels) const {
+  return matches(labels, {}, {});
+}
 
 bool LabelSelector::matches(yaml::NodeRef labels, std::string_view implicitKey,
                             std::string_view implicitValue) const {

@@ -10,8 +10,8 @@
 namespace pg::model {
 
 struct SourceFile {
-  std::string path;          // as reported: relative to the repository root, '/'-separated
-  std::string absolutePath;  // empty for standard input
+  std::string path;                  // as reported: relative to the repository root, '/'-separated
+  std::string absolutePath;          // empty for standard input
   std::unique_ptr<yaml::Tree> tree;  // null when the file could not be parsed at all
 };
 

@@ -11,7 +11,8 @@ Store::Store(std::string defaultNamespace)
 std::size_t Store::PairHash::operator()(
     const std::pair<std::string_view, std::string_view>& p) const {
   std::size_t h = std::hash<std::string_view>()(p.first);
-  return h ^ (std::hash<std::string_view>()(p.second) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+  return h ^
+         (std::hash<std::string_view>()(p.second) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
 }
 
 std::string Store::key(std::string_view group, std::string_view kind, std::string_view namespace_,
@@ -35,8 +36,7 @@ void Store::build(std::vector<Resource> resources) {
     if (r.kind != "CustomResourceDefinition" || r.group != "apiextensions.k8s.io") continue;
     yaml::NodeRef spec = r.spec();
     if (spec.get("scope").str() == "Cluster")
-      clusterScopedCrds_.emplace_back(spec.get("group").str(),
-                                      spec.get("names").get("kind").str());
+      clusterScopedCrds_.emplace_back(spec.get("group").str(), spec.get("names").get("kind").str());
   }
   byKey_.reserve(resources_.size());
   indexed_.reserve(resources_.size());
@@ -92,8 +92,7 @@ std::span<const Resource* const> Store::inNamespace(std::string_view namespace_)
   return it->second;
 }
 
-std::vector<const Resource*> Store::withLabel(std::string_view key,
-                                              std::string_view value) const {
+std::vector<const Resource*> Store::withLabel(std::string_view key, std::string_view value) const {
   auto it = byLabel_.find({key, value});
   if (it == byLabel_.end()) return {};
   return it->second;

@@ -1,10 +1,10 @@
 #include "lib/report/common.h"
 
-#include "lib/load/sources.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
+
+#include "lib/load/sources.h"
 
 namespace pg::report::detail {
 

@@ -36,17 +36,16 @@ void writeJson(std::ostream& out, const ReportInput& input) {
                         {"objects", f.objects},
                         {"fingerprint", f.fingerprint}});
   }
-  nlohmann::ordered_json doc = {
-      {"tool", {{"name", "policygraph"}, {"version", toolVersion()}}},
-      {"summary",
-       {{"files", input.analysis.files.size()},
-        {"objects", input.analysis.store.size()},
-        {"errors", counts[2]},
-        {"warnings", counts[1]},
-        {"notes", counts[0]},
-        {"suppressed", input.suppressed},
-        {"baselined", input.baselined}}},
-      {"findings", findings}};
+  nlohmann::ordered_json doc = {{"tool", {{"name", "policygraph"}, {"version", toolVersion()}}},
+                                {"summary",
+                                 {{"files", input.analysis.files.size()},
+                                  {"objects", input.analysis.store.size()},
+                                  {"errors", counts[2]},
+                                  {"warnings", counts[1]},
+                                  {"notes", counts[0]},
+                                  {"suppressed", input.suppressed},
+                                  {"baselined", input.baselined}}},
+                                {"findings", findings}};
   // A file name that is not UTF-8 must not cost the whole report.
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }

@@ -14,8 +14,8 @@ using Json = nlohmann::ordered_json;
 Json conditions(const std::vector<graph::Condition>& list) {
   Json out = Json::array();
   for (const graph::Condition& c : list)
-    out.push_back({{"type", c.type}, {"status", c.status}, {"reason", c.reason},
-                   {"message", c.message}});
+    out.push_back(
+        {{"type", c.type}, {"status", c.status}, {"reason", c.reason}, {"message", c.message}});
   return out;
 }
 
@@ -23,7 +23,9 @@ Json item(const model::Resource& r, Json status) {
   Json metadata = Json::object();
   if (!r.namespace_.empty()) metadata["namespace"] = r.namespace_;
   metadata["name"] = r.name;
-  return {{"apiVersion", r.apiVersion}, {"kind", r.kind}, {"metadata", metadata},
+  return {{"apiVersion", r.apiVersion},
+          {"kind", r.kind},
+          {"metadata", metadata},
           {"status", std::move(status)}};
 }
 
@@ -31,7 +33,8 @@ Json gatewayStatus(const graph::Gateway& g) {
   Json listeners = Json::array();
   for (const graph::Listener& l : g.listeners) {
     Json kinds = Json::array();
-    for (const graph::GroupKind& k : l.kinds) kinds.push_back({{"group", k.group}, {"kind", k.kind}});
+    for (const graph::GroupKind& k : l.kinds)
+      kinds.push_back({{"group", k.group}, {"kind", k.kind}});
     listeners.push_back({{"name", l.name},
                          {"attachedRoutes", l.attachedRoutes},
                          {"supportedKinds", kinds},
@@ -43,8 +46,8 @@ Json gatewayStatus(const graph::Gateway& g) {
 }
 
 Json parentRef(const graph::ParentRef& ref) {
-  Json out = {{"group", ref.group}, {"kind", ref.kind}, {"namespace", ref.namespace_},
-              {"name", ref.name}};
+  Json out = {
+      {"group", ref.group}, {"kind", ref.kind}, {"namespace", ref.namespace_}, {"name", ref.name}};
   if (!ref.sectionName.empty()) out["sectionName"] = ref.sectionName;
   if (ref.port) out["port"] = *ref.port;
   return out;

@@ -50,23 +50,27 @@ void writeText(std::ostream& out, const ReportInput& input, const TextOptions& o
     }
   }
   const analysis::Analysis& a = input.analysis;
-  std::string where = "in " + plural(a.files.size(), "file") + " (" +
-                      plural(a.store.size(), "object") + ")";
+  std::string where =
+      "in " + plural(a.files.size(), "file") + " (" + plural(a.store.size(), "object") + ")";
   if (input.findings.empty()) {
     out << "no findings " << where;
   } else {
-    out << severityColor(p, model::Severity::Error) << plural(counts[2], "error") << p.reset
-        << ", " << severityColor(p, model::Severity::Warning) << plural(counts[1], "warning")
-        << p.reset << ", " << plural(counts[0], "note") << ' ' << where;
+    out << severityColor(p, model::Severity::Error) << plural(counts[2], "error") << p.reset << ", "
+        << severityColor(p, model::Severity::Warning) << plural(counts[1], "warning") << p.reset
+        << ", " << plural(counts[0], "note") << ' ' << where;
   }
   if (input.suppressed) out << "; " << input.suppressed << " suppressed";
   if (input.baselined) out << "; " << input.baselined << " in the baseline";
   out << '\n';
 }
 
-std::string_view toolVersion() { return PG_VERSION; }
+std::string_view toolVersion() {
+  return PG_VERSION;
+}
 
-std::string_view informationUri() { return PG_INFORMATION_URI; }
+std::string_view informationUri() {
+  return PG_INFORMATION_URI;
+}
 
 std::string ruleHelpUri(const model::RuleInfo& rule) {
   std::string uri(informationUri());

@@ -62,8 +62,7 @@ std::vector<Mark> blankControlCharacters(std::string& text) {
       at.column = 1;
       continue;
     }
-    bool c1 = c == 0xC2 && i + 1 < text.size() &&
-              static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+    bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
               static_cast<unsigned char>(text[i + 1]) <= 0x9F &&
               static_cast<unsigned char>(text[i + 1]) != 0x85;
     if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F || c1) {
@@ -217,9 +216,9 @@ class TreeBuilder {
     Mark out{static_cast<std::uint32_t>(m.line) + lineOffset_ + 1,
              static_cast<std::uint32_t>(m.column) + 1};
     if (!columnFixes_.empty()) {
-      auto it = std::lower_bound(
-          columnFixes_.begin(), columnFixes_.end(), out.line,
-          [](const ColumnFix& f, std::uint32_t line) { return f.line < line; });
+      auto it =
+          std::lower_bound(columnFixes_.begin(), columnFixes_.end(), out.line,
+                           [](const ColumnFix& f, std::uint32_t line) { return f.line < line; });
       std::uint32_t shift = 0;
       for (; it != columnFixes_.end() && it->line == out.line && it->column <= out.column; ++it)
         shift += it->delta;
@@ -248,9 +247,9 @@ class TreeBuilder {
   bool isMergeValue() const {
     auto valueOfMergeKey = [&](std::size_t level) {
       const Open& open = stack_[level];
-      std::size_t written = (level + 1 < stack_.size() ? stack_[level + 1].firstPending
-                                                       : pending_.size()) -
-                            open.firstPending;
+      std::size_t written =
+          (level + 1 < stack_.size() ? stack_[level + 1].firstPending : pending_.size()) -
+          open.firstPending;
       if (level + 1 < stack_.size()) --written;  // the open child itself is pending already
       return tree_.nodes_[open.node].kind == NodeKind::Mapping && written % 2 == 1 &&
              isMergeKey(pending_[open.firstPending + written - 1]);
@@ -268,15 +267,15 @@ class TreeBuilder {
   const bool asciiOnly_;
   std::vector<ParseProblem>& problems_;
 
-  std::size_t base_ = 0;            // byte offset of the current pass in the text
-  std::size_t resumeAfter_ = 0;     // the next pass starts after this byte
-  std::uint32_t lineOffset_ = 0;    // lines before the current pass
+  std::size_t base_ = 0;          // byte offset of the current pass in the text
+  std::size_t resumeAfter_ = 0;   // the next pass starts after this byte
+  std::uint32_t lineOffset_ = 0;  // lines before the current pass
   std::vector<Open> stack_;
   std::vector<std::uint32_t> pending_;  // children of open containers
   std::vector<std::uint64_t> weight_;   // expanded size of each node of the document
   std::unordered_map<std::string, std::uint32_t> anchors_;
-  std::vector<char> open_;              // per node: container still open (alias cycles)
-  const std::vector<ColumnFix> columnFixes_;  // sorted by line, then column
+  std::vector<char> open_;                        // per node: container still open (alias cycles)
+  const std::vector<ColumnFix> columnFixes_;      // sorted by line, then column
   std::size_t abortAt_ = std::string_view::npos;  // end the pass here (a limit was hit)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> documentLines_;  // kept: first, last
 
@@ -480,8 +479,7 @@ void TreeBuilder::addChild(std::uint32_t node) {
 }
 
 std::string_view TreeBuilder::scalarValue(const yaml_event_t& e) {
-  std::string_view value(reinterpret_cast<const char*>(e.data.scalar.value),
-                         e.data.scalar.length);
+  std::string_view value(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
   if (asciiOnly_) {
     // libyaml hands out a copy; point into the file instead when the bytes are the value.
     std::string_view text = tree_.text();
@@ -652,9 +650,8 @@ void TreeBuilder::dropDocumentsAt(const std::vector<Mark>& forbidden) {
   std::vector<Document> kept;
   for (std::size_t d = 0; d < tree_.documents_.size(); ++d) {
     auto [first, last] = documentLines_[d];
-    bool holds = std::any_of(forbidden.begin(), forbidden.end(), [&](const Mark& m) {
-      return m.line >= first && m.line <= last;
-    });
+    bool holds = std::any_of(forbidden.begin(), forbidden.end(),
+                             [&](const Mark& m) { return m.line >= first && m.line <= last; });
     if (!holds) kept.push_back(tree_.documents_[d]);
   }
   tree_.documents_ = std::move(kept);
@@ -682,8 +679,8 @@ ParseResult parse(std::string text, const ParseLimits& limits, bool asciiOnly, b
   if (!forbidden.empty()) {
     builder.dropDocumentsAt(forbidden);
     for (const Mark& at : forbidden)
-      result.problems.push_back({ProblemKind::Syntax, at, at,
-                                 "a control character YAML does not allow in a document"});
+      result.problems.push_back(
+          {ProblemKind::Syntax, at, at, "a control character YAML does not allow in a document"});
     std::stable_sort(result.problems.begin(), result.problems.end(),
                      [](const ParseProblem& a, const ParseProblem& b) {
                        return a.start.line != b.start.line ? a.start.line < b.start.line

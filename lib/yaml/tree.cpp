@@ -55,8 +55,8 @@ bool NodeRef::isString() const {
   if (isNull() || asBool() || asInt()) return false;
   // Floats and the special values of the YAML 1.2 core schema.
   std::string_view v = node().value;
-  static constexpr std::string_view kSpecial[] = {".inf", ".Inf", ".INF", "-.inf", "-.Inf",
-                                                  "-.INF", "+.inf", ".nan", ".NaN", ".NAN"};
+  static constexpr std::string_view kSpecial[] = {".inf",  ".Inf",  ".INF", "-.inf", "-.Inf",
+                                                  "-.INF", "+.inf", ".nan", ".NaN",  ".NAN"};
   if (std::find(std::begin(kSpecial), std::end(kSpecial), v) != std::end(kSpecial)) return false;
   double d = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), d);

@@ -30,9 +30,9 @@ struct Node {
   ScalarStyle style = ScalarStyle::Plain;
   Mark start;
   Mark end;
-  std::string_view value;    // scalars only
-  std::uint32_t first = 0;   // containers: index of the first child in Tree::children
-  std::uint32_t count = 0;   // containers: number of children (mappings: key, value, key, ...)
+  std::string_view value;   // scalars only
+  std::uint32_t first = 0;  // containers: index of the first child in Tree::children
+  std::uint32_t count = 0;  // containers: number of children (mappings: key, value, key, ...)
 };
 
 // Owns the bytes scalars point into that are not in the file buffer (escaped, folded).
@@ -69,8 +69,8 @@ class Tree {
 
  private:
   friend class NodeRef;
-struct EntryRange;
-struct ItemRange;
+  struct EntryRange;
+  struct ItemRange;
   friend class TreeBuilder;
   std::unique_ptr<std::string> text_;
   std::vector<Node> nodes_;
@@ -108,11 +108,11 @@ class NodeRef {
 
   // Number of mapping entries or sequence items; 0 for scalars and missing nodes.
   std::size_t size() const;
-  NodeRef get(std::string_view key) const;  // mapping value by key
+  NodeRef get(std::string_view key) const;      // mapping value by key
   NodeRef keyNode(std::string_view key) const;  // the key node itself, for positions
-  NodeRef at(std::size_t index) const;  // sequence item
-  NodeRef keyAt(std::size_t entry) const;  // mapping entry's key
-  NodeRef valueAt(std::size_t entry) const;  // mapping entry's value
+  NodeRef at(std::size_t index) const;          // sequence item
+  NodeRef keyAt(std::size_t entry) const;       // mapping entry's key
+  NodeRef valueAt(std::size_t entry) const;     // mapping entry's value
 
   Mark start() const { return tree_ ? node().start : Mark{}; }
   Mark end() const { return tree_ ? node().end : Mark{}; }
@@ -177,7 +177,11 @@ struct ItemRange {
   ItemIterator end() const { return {seq, seq.size()}; }
 };
 
-inline EntryRange NodeRef::entries() const { return {isMapping() ? *this : NodeRef()}; }
-inline ItemRange NodeRef::items() const { return {isSequence() ? *this : NodeRef()}; }
+inline EntryRange NodeRef::entries() const {
+  return {isMapping() ? *this : NodeRef()};
+}
+inline ItemRange NodeRef::items() const {
+  return {isSequence() ? *this : NodeRef()};
+}
 
 }  // namespace pg::yaml

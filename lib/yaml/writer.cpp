@@ -18,10 +18,18 @@ Writer::Writer() : impl_(std::make_unique<Impl>()) {
 
 Writer::~Writer() = default;
 
-void Writer::beginMap() { impl_->out << YAML::BeginMap; }
-void Writer::endMap() { impl_->out << YAML::EndMap; }
-void Writer::beginList() { impl_->out << YAML::BeginSeq; }
-void Writer::endList() { impl_->out << YAML::EndSeq; }
+void Writer::beginMap() {
+  impl_->out << YAML::BeginMap;
+}
+void Writer::endMap() {
+  impl_->out << YAML::EndMap;
+}
+void Writer::beginList() {
+  impl_->out << YAML::BeginSeq;
+}
+void Writer::endList() {
+  impl_->out << YAML::EndSeq;
+}
 void Writer::key(std::string_view key) {
   impl_->out << YAML::Key;
   string(key);
@@ -36,8 +44,8 @@ bool safePlain(std::string_view text) {
   if (text.empty()) return false;
   // The common case, decided without parsing: a word that starts with a letter and is not
   // one of YAML's keywords.
-  static constexpr std::string_view kKeywords[] = {"true", "false", "null", "yes", "no", "on",
-                                                   "off", "y", "n"};
+  static constexpr std::string_view kKeywords[] = {"true", "false", "null", "yes", "no",
+                                                   "on",   "off",   "y",    "n"};
   bool word = (text[0] >= 'a' && text[0] <= 'z') || (text[0] >= 'A' && text[0] <= 'Z');
   for (char c : text)
     word = word && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -54,16 +62,16 @@ bool safePlain(std::string_view text) {
   if (!r.problems.empty() || r.tree->documents().empty()) return false;
   NodeRef v = r.tree->root(0).get("v");
   if (!v.isString() || v.str() != text) return false;
-  static constexpr std::string_view kYaml11[] = {"y", "Y", "yes", "Yes", "YES", "n", "N", "no",
-                                                 "No", "NO", "on", "On", "ON", "off", "Off",
-                                                 "OFF"};
+  static constexpr std::string_view kYaml11[] = {"y",  "Y",   "yes", "Yes", "YES", "n",
+                                                 "N",  "no",  "No",  "NO",  "on",  "On",
+                                                 "ON", "off", "Off", "OFF"};
   for (std::string_view word : kYaml11)
     if (text == word) return false;
   // Numbers YAML 1.1 reads differently (octal, hex, sexagesimal, underscores).
   bool numeric = true;
   for (char c : text)
-    numeric = numeric && ((c >= '0' && c <= '9') || c == '_' || c == ':' || c == '.' ||
-                          c == '+' || c == '-' || c == 'x' || c == 'o' || c == 'e' || c == 'E' ||
+    numeric = numeric && ((c >= '0' && c <= '9') || c == '_' || c == ':' || c == '.' || c == '+' ||
+                          c == '-' || c == 'x' || c == 'o' || c == 'e' || c == 'E' ||
                           (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
   return !numeric;
 }
@@ -78,11 +86,21 @@ void Writer::string(std::string_view value) {
   }
 }
 
-void Writer::integer(std::int64_t value) { impl_->out << value; }
-void Writer::number(double value) { impl_->out << value; }
-void Writer::boolean(bool value) { impl_->out << YAML::TrueFalseBool << value; }
-void Writer::null() { impl_->out << YAML::Null; }
-void Writer::comment(std::string_view text) { impl_->out << YAML::Comment(std::string(text)); }
+void Writer::integer(std::int64_t value) {
+  impl_->out << value;
+}
+void Writer::number(double value) {
+  impl_->out << value;
+}
+void Writer::boolean(bool value) {
+  impl_->out << YAML::TrueFalseBool << value;
+}
+void Writer::null() {
+  impl_->out << YAML::Null;
+}
+void Writer::comment(std::string_view text) {
+  impl_->out << YAML::Comment(std::string(text));
+}
 
 std::string Writer::str() const {
   std::string out = impl_->out.c_str();

@@ -2,4 +2,5 @@
 
 PG_LOAD_PROBLEM_RULE(IN105, "alias-expansion", Error, AliasExpansion,
                      "YAML aliases expand without bound or refer to themselves",
-                     "write the values out, or raise limits.maxAliasExpansion in .policygraph.yaml; the document is skipped")
+                     "write the values out, or raise limits.maxAliasExpansion in "
+                     ".policygraph.yaml; the document is skipped")

@@ -20,7 +20,7 @@ void check(Context& ctx) {
 
 }  // namespace
 
-PG_RULE(IN110, "duplicate-object", "input", Error,
-        "Two manifests define the same object", "*", check)
+PG_RULE(IN110, "duplicate-object", "input", Error, "Two manifests define the same object", "*",
+        check)
 
 }  // namespace pg::rules

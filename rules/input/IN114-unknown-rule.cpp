@@ -16,7 +16,8 @@ void reportUnknown(Context& ctx, std::string_view id, const model::Location& whe
 
 void check(Context& ctx) {
   const config::Config& config = ctx.analysis().config;
-  for (const auto& [id, setting] : config.rules) reportUnknown(ctx, id, setting.where, "rules", nullptr);
+  for (const auto& [id, setting] : config.rules)
+    reportUnknown(ctx, id, setting.where, "rules", nullptr);
   for (const config::Suppression& s : config.suppressions)
     reportUnknown(ctx, s.rule, s.where, "suppressions", nullptr);
   for (const model::Resource& r : ctx.store().all()) {

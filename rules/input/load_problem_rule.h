@@ -17,12 +17,14 @@ inline void reportLoadProblems(Context& ctx, load::ProblemKind kind, std::string
 }
 
 // One line registers an input rule that reports load problems of kind PROBLEM.
-#define PG_LOAD_PROBLEM_RULE(ID, NAME, SEVERITY, PROBLEM, SUMMARY, ADVICE)                   \
-  namespace pg::rules {                                                                    \
-  namespace {                                                                              \
-  void check##ID(Context& ctx) { reportLoadProblems(ctx, load::ProblemKind::PROBLEM, ADVICE); } \
-  }                                                                                        \
-  PG_RULE(ID, NAME, "input", SEVERITY, SUMMARY, "file", check##ID)                         \
+#define PG_LOAD_PROBLEM_RULE(ID, NAME, SEVERITY, PROBLEM, SUMMARY, ADVICE) \
+  namespace pg::rules {                                                    \
+  namespace {                                                              \
+  void check##ID(Context& ctx) {                                           \
+    reportLoadProblems(ctx, load::ProblemKind::PROBLEM, ADVICE);           \
+  }                                                                        \
+  }                                                                        \
+  PG_RULE(ID, NAME, "input", SEVERITY, SUMMARY, "file", check##ID)         \
   }
 
 }  // namespace pg::rules

@@ -21,8 +21,8 @@
 #include "lib/config/config.h"
 #include "lib/report/report.h"
 #include "rules/engine.h"
-#include "rules/rule_pages.h"
 #include "rules/rule.h"
+#include "rules/rule_pages.h"
 
 namespace fs = std::filesystem;
 
@@ -60,8 +60,8 @@ std::vector<std::string> splitIds(std::string_view text) {
 
 std::multiset<Expectation> readExpectations(const fs::path& caseDir) {
   std::multiset<Expectation> out;
-  for (auto it = fs::recursive_directory_iterator(caseDir); it != fs::recursive_directory_iterator();
-       ++it) {
+  for (auto it = fs::recursive_directory_iterator(caseDir);
+       it != fs::recursive_directory_iterator(); ++it) {
     const fs::path rel = it->path().lexically_relative(caseDir);
     if (*rel.begin() == "expected") {
       if (it->is_directory()) it.disable_recursion_pending();
@@ -126,8 +126,7 @@ CaseResult runCase(const fs::path& caseDir) {
     r.actual.insert({f.location.path, f.location.start.line, f.ruleId});
   std::vector<pg::model::RuleInfo> catalogue = pg::rules::catalogue();
   std::ostringstream text;
-  pg::report::writeText(text, {a, run.findings, catalogue, run.suppressed, run.baselined},
-                        {false});
+  pg::report::writeText(text, {a, run.findings, catalogue, run.suppressed, run.baselined}, {false});
   r.text = text.str();
   std::ostringstream status;
   pg::report::writeStatusYaml(status, a);
@@ -171,11 +170,10 @@ TEST_CASE("every case yields exactly the findings it expects") {
     std::set_difference(r.actual.begin(), r.actual.end(), r.expected.begin(), r.expected.end(),
                         std::inserter(unexpected, unexpected.end()));
     const bool exact = missing.empty() && unexpected.empty();
-    CHECK_MESSAGE(exact,
-                  name << ":\nexpected but not found:\n"
-                       << describe(missing) << "found but not expected:\n"
-                       << describe(unexpected) << "report:\n"
-                       << r.text);
+    CHECK_MESSAGE(exact, name << ":\nexpected but not found:\n"
+                              << describe(missing) << "found but not expected:\n"
+                              << describe(unexpected) << "report:\n"
+                              << r.text);
     for (auto [file, actual] : {std::pair<const char*, const std::string*>{"lint.txt", &r.text},
                                 {"status.yaml", &r.status}}) {
       fs::path golden = caseDir / "expected" / file;
@@ -218,9 +216,9 @@ TEST_CASE("rule pages and rules pair up") {
   std::size_t count = 0;
   for (const pg::rules::Rule& rule : pg::rules::registry()) {
     CAPTURE(std::string(rule.info.id));
-    CHECK_MESSAGE(!rule.info.markdown.empty(),
-                  "missing page rules/" << rule.info.family << "/" << rule.info.id << "-"
-                                        << rule.info.name << ".md");
+    CHECK_MESSAGE(!rule.info.markdown.empty(), "missing page rules/" << rule.info.family << "/"
+                                                                     << rule.info.id << "-"
+                                                                     << rule.info.name << ".md");
     if (!rule.info.markdown.empty())
       CHECK(rule.info.pagePath == "rules/" + std::string(rule.info.family) + "/" +
                                       std::string(rule.info.id) + "-" +

@@ -33,8 +33,8 @@ std::string quote(const std::string& s) {
 Run run(const std::filesystem::path& cwd, const std::string& args, const std::string& input = "") {
   pg::testing::TestFolder io;
   io.write("in", input);
-  std::string command = "cd " + quote(cwd.string()) + " && NO_COLOR=1 " + quote(PG_BINARY) +
-                        " " + args + " <" + quote((io.path() / "in").string()) + " >" +
+  std::string command = "cd " + quote(cwd.string()) + " && NO_COLOR=1 " + quote(PG_BINARY) + " " +
+                        args + " <" + quote((io.path() / "in").string()) + " >" +
                         quote((io.path() / "out").string()) + " 2>" +
                         quote((io.path() / "err").string());
   int raw = std::system(command.c_str());

@@ -1,6 +1,7 @@
+#include "lib/config/config.h"
+
 #include <doctest/doctest.h>
 
-#include "lib/config/config.h"
 #include "lib/config/glob.h"
 
 using namespace pg::config;

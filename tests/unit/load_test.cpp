@@ -21,29 +21,32 @@ TEST_CASE("encoding scan: ASCII, UTF-8, binary, broken UTF-8, UTF-16") {
   auto bad = load::scanEncoding("ok\nx\xc3\x28\n");
   CHECK(bad.verdict == V::NotUtf8);
   CHECK(bad.offset == 4);
-  CHECK(load::scanEncoding("\xed\xa0\x80").verdict == V::NotUtf8);   // a surrogate
-  CHECK(load::scanEncoding("\xc0\xaf").verdict == V::NotUtf8);       // an overlong
+  CHECK(load::scanEncoding("\xed\xa0\x80").verdict == V::NotUtf8);      // a surrogate
+  CHECK(load::scanEncoding("\xc0\xaf").verdict == V::NotUtf8);          // an overlong
   CHECK(load::scanEncoding("\xf4\x90\x80\x80").verdict == V::NotUtf8);  // past U+10FFFF
-  CHECK(load::scanEncoding(std::string_view("\xff\xfe" "a\0", 4)).verdict == V::Utf16);
+  CHECK(load::scanEncoding(std::string_view("\xff\xfe"
+                                            "a\0",
+                                            4))
+            .verdict == V::Utf16);
   auto mark = load::markAt("ab\n\xc3\xa9x", 5);
   CHECK(mark.line == 2);
   CHECK(mark.column == 2);
 }
 
 TEST_CASE("documents split into objects; List items unpack; bad ones are problems") {
-  load::FileResult r = load::loadText(
-      "f.yaml",
-      "apiVersion: v1\nkind: List\nitems:\n"
-      "- {apiVersion: v1, kind: Service, metadata: {name: a}}\n- 7\n"
-      "---\n"
-      "kind: Service\nmetadata: {name: b}\n"
-      "---\n"
-      "apiVersion: v1\nkind: Service\nmetadata: {namespace: x}\n"
-      "---\n"
-      "apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: run-}\n"
-      "---\n"
-      "just a string\n",
-      {});
+  load::FileResult r =
+      load::loadText("f.yaml",
+                     "apiVersion: v1\nkind: List\nitems:\n"
+                     "- {apiVersion: v1, kind: Service, metadata: {name: a}}\n- 7\n"
+                     "---\n"
+                     "kind: Service\nmetadata: {name: b}\n"
+                     "---\n"
+                     "apiVersion: v1\nkind: Service\nmetadata: {namespace: x}\n"
+                     "---\n"
+                     "apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: run-}\n"
+                     "---\n"
+                     "just a string\n",
+                     {});
   REQUIRE(r.resources.size() == 1);
   CHECK(r.resources[0].name == "a");
   std::vector<std::pair<load::ProblemKind, std::uint32_t>> got;
@@ -99,8 +102,8 @@ TEST_CASE("include globs select files; explicit files are always read") {
   auto sources = load::collectSources({dir.path().string()}, dir.path(), config, problems);
   REQUIRE(sources.size() == 1);
   CHECK(sources[0].path == "keep/a.yaml");
-  sources = load::collectSources({(dir.path() / "skip/b.yaml").string()}, dir.path(), config,
-                                 problems);
+  sources =
+      load::collectSources({(dir.path() / "skip/b.yaml").string()}, dir.path(), config, problems);
   REQUIRE(sources.size() == 1);
   CHECK(sources[0].path == "skip/b.yaml");
 }
@@ -128,8 +131,7 @@ TEST_CASE("the analysis is the same whatever the number of jobs") {
   auto run = [&](unsigned jobs) {
     analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), jobs, {}, {}});
     std::string out;
-    for (const auto& r : a.store.all())
-      out += std::string(r.file->path) + " " + r.display() + "\n";
+    for (const auto& r : a.store.all()) out += std::string(r.file->path) + " " + r.display() + "\n";
     for (const auto& p : a.problems)
       out += p.location.path + ":" + std::to_string(p.location.start.line) + " " + p.message + "\n";
     for (const auto& d : a.store.duplicates()) out += "dup " + d.second->display() + "\n";
@@ -142,8 +144,8 @@ TEST_CASE("the analysis is the same whatever the number of jobs") {
 }
 
 TEST_CASE("standard input is read as one file") {
-  analysis::Inputs inputs{{"-"}, fs::current_path(), 1,
-                          "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", {}};
+  analysis::Inputs inputs{
+      {"-"}, fs::current_path(), 1, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", {}};
   analysis::Analysis a = analysis::analyze({}, inputs);
   REQUIRE(a.files.size() == 1);
   CHECK(a.files[0]->path == "<stdin>");

@@ -106,8 +106,7 @@ TEST_CASE("the store indexes by kind, key, namespace and label, and finds duplic
   CHECK(s.duplicates()[0].first == web);
   CHECK(s.duplicates()[0].second->node.start().line == 17);
   CHECK(s.findByKind("Service", "shop", "web").size() == 1);
-  auto selected = s.select("Service", "shop", model::LabelSelector::fromMatchLabels(
-                                                  web->labels()));
+  auto selected = s.select("Service", "shop", model::LabelSelector::fromMatchLabels(web->labels()));
   CHECK(selected.size() == 1);
 }
 

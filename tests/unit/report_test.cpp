@@ -339,7 +339,8 @@ TEST_CASE("JUnit: several errors on one subject fail one test case") {
   for (pugi::xml_node failure : c.children("failure"))
     types.push_back(failure.attribute("type").value());
   CHECK(types == std::vector<std::string>{"error"});
-  CHECK(std::string(c.child("system-out").child_value()) == "warning: c.yaml:9:1: second problem\n");
+  CHECK(std::string(c.child("system-out").child_value()) ==
+        "warning: c.yaml:9:1: second problem\n");
   CHECK(input.attribute("tests").as_int() == 3);
   CHECK(input.attribute("failures").as_int() == 3);
   CHECK(doc.child("testsuites").attribute("failures").as_int() == 3);

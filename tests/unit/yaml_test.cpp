@@ -114,8 +114,7 @@ TEST_CASE("duplicate keys in large mappings are found too") {
 }
 
 TEST_CASE("aliases share the anchored node; merge keys merge, written keys win") {
-  ParseResult r = parseText(
-      "base: &b {x: 1, y: 2}\nuse: *b\nmerged:\n  <<: *b\n  y: 3\n  z: 4\n");
+  ParseResult r = parseText("base: &b {x: 1, y: 2}\nuse: *b\nmerged:\n  <<: *b\n  y: 3\n  z: 4\n");
   REQUIRE(r.problems.empty());
   NodeRef root = r.tree->root(0);
   CHECK(root.get("use").get("y").asInt() == 2);
