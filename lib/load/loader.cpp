@@ -23,21 +23,34 @@ std::string fileProblemDiscriminator(const std::string& path, std::string_view w
 }
 
 // The text of one line, trimmed: what tells a problem apart from its neighbours in a way that
-// survives edits elsewhere in the file (unlike line numbers or document indexes).
-std::string_view lineText(std::string_view text, std::uint32_t line) {
-  std::size_t start = 0;
-  for (std::uint32_t l = 1; l < line && start != std::string_view::npos; ++l) {
-    start = text.find('\n', start);
-    if (start != std::string_view::npos) ++start;
+// survives edits elsewhere in the file (unlike line numbers or document indexes). Line starts
+// are indexed on first use, so that naming many problems or objects of one big file stays
+// linear rather than scanning from the top of the file each time.
+class LineText {
+ public:
+  explicit LineText(std::string_view text) : text_(text) {}
+
+  std::string_view operator()(std::uint32_t line) {
+    if (starts_.empty()) {
+      starts_.push_back(0);
+      for (std::size_t i = text_.find('\n'); i != std::string_view::npos;
+           i = text_.find('\n', i + 1))
+        starts_.push_back(i + 1);
+    }
+    if (line == 0 || line > starts_.size()) return {};
+    std::size_t start = starts_[line - 1];
+    std::size_t end = text_.find('\n', start);
+    std::string_view out =
+        text_.substr(start, end == std::string_view::npos ? text_.npos : end - start);
+    while (!out.empty() && (out.front() == ' ' || out.front() == '\t')) out.remove_prefix(1);
+    while (!out.empty() && (out.back() == ' ' || out.back() == '\r')) out.remove_suffix(1);
+    return out.substr(0, 200);
   }
-  if (start == std::string_view::npos || start > text.size()) return {};
-  std::size_t end = text.find('\n', start);
-  std::string_view out =
-      text.substr(start, end == std::string_view::npos ? text.npos : end - start);
-  while (!out.empty() && (out.front() == ' ' || out.front() == '\t')) out.remove_prefix(1);
-  while (!out.empty() && (out.back() == ' ' || out.back() == '\r')) out.remove_suffix(1);
-  return out.substr(0, 200);
-}
+
+ private:
+  std::string_view text_;
+  std::vector<std::size_t> starts_;
+};
 
 // Reads a regular file whole; false with `error` set when it cannot.
 bool readFile(const std::filesystem::path& path, std::uint64_t maxBytes, std::string& out,
@@ -107,7 +120,8 @@ std::string_view describe(yaml::NodeRef node) {
 // Splits a file's documents into objects; `kind: List` (and `FooList` with `items`) unpack.
 class Splitter {
  public:
-  Splitter(const model::SourceFile& file, FileResult& out) : file_(file), out_(out) {}
+  Splitter(const model::SourceFile& file, FileResult& out)
+      : file_(file), out_(out), lineText_(file.tree->text()) {}
 
   void run() {
     const yaml::Tree& tree = *file_.tree;
@@ -118,7 +132,7 @@ class Splitter {
       if (!root.isMapping()) {
         problem(ProblemKind::NotAnObject, root,
                 "this document is " + std::string(describe(root)) + ", not a Kubernetes object",
-                "document:" + std::string(lineText(tree.text(), root.start().line)));
+                "document:" + std::string(lineText_(root.start().line)));
         continue;
       }
       object(root);
@@ -148,35 +162,38 @@ class Splitter {
           problem(ProblemKind::NotAnObject, item,
                   "item " + std::to_string(i) + " of this " + std::string(kind.str()) + " is " +
                       std::string(describe(item)) + ", not a Kubernetes object",
-                  "item:" + std::string(lineText(file_.tree->text(), item.start().line)));
+                  "item:" + std::string(lineText_(item.start().line)));
         }
         ++i;
       }
       return;
     }
     // Names the object as far as it can be named, for fingerprints.
-    std::string where = std::string(kind.str()) + "/" +
-                        std::string(node.get("metadata").get("namespace").str()) + "/" +
-                        std::string(node.get("metadata").get("name").str()) + ":" +
-                        std::string(lineText(file_.tree->text(), node.start().line));
+    // Only a problem needs it, and most objects have none.
+    auto where = [&] {
+      return std::string(kind.str()) + "/" +
+             std::string(node.get("metadata").get("namespace").str()) + "/" +
+             std::string(node.get("metadata").get("name").str()) + ":" +
+             std::string(lineText_(node.start().line));
+    };
     if (!apiVersion.isString() || apiVersion.str().empty()) {
       problem(
           ProblemKind::MissingField, apiVersion ? apiVersion : node,
           apiVersion ? "apiVersion must be a non-empty string" : "this object has no apiVersion",
-          where + ".apiVersion");
+          where() + ".apiVersion");
       return;
     }
     if (!kind.isString() || kind.str().empty()) {
       problem(ProblemKind::MissingField, kind ? kind : node,
               kind ? "kind must be a non-empty string" : "this object has no kind",
-              where + ".kind");
+              where() + ".kind");
       return;
     }
     yaml::NodeRef metadata = node.get("metadata");
     if (!metadata.isMapping()) {
       problem(ProblemKind::MissingField, metadata ? metadata : node,
               metadata ? "metadata must be a mapping" : "this object has no metadata",
-              where + ".metadata");
+              where() + ".metadata");
       return;
     }
     yaml::NodeRef name = metadata.get("name");
@@ -185,12 +202,12 @@ class Splitter {
       // reference them by name: nothing to check, nothing to report.
       if (metadata.get("generateName").isScalar()) return;
       problem(ProblemKind::MissingField, node.keyNode("metadata"),
-              "this " + std::string(kind.str()) + " has no metadata.name", where + ".name");
+              "this " + std::string(kind.str()) + " has no metadata.name", where() + ".name");
       return;
     }
     if (!name.isString() || name.str().empty()) {
       problem(ProblemKind::MissingField, name, "metadata.name must be a non-empty string",
-              where + ".name");
+              where() + ".name");
       return;
     }
     model::Resource r;
@@ -212,6 +229,7 @@ class Splitter {
   const model::SourceFile& file_;
   FileResult& out_;
   std::uint32_t document_ = 0;
+  LineText lineText_;
 };
 
 void parseInto(FileResult& result, std::string text, const config::Limits& limits) {
@@ -256,9 +274,10 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
   yaml::ParseResult parsed =
       yaml::parse(std::move(text), parseLimits, scan.verdict == EncodingScan::Verdict::Ascii, json);
   file.tree = std::move(parsed.tree);
+  LineText lineText(file.tree->text());
   for (yaml::ParseProblem& p : parsed.problems) {
-    std::string discriminator = fileProblemDiscriminator(
-        file.path, p.message + ":" + std::string(lineText(file.tree->text(), p.start.line)));
+    std::string discriminator =
+        fileProblemDiscriminator(file.path, p.message + ":" + std::string(lineText(p.start.line)));
     result.problems.push_back({problemKindOf(p.kind),
                                {file.path, p.start, p.end},
                                std::move(p.message),

@@ -54,6 +54,12 @@ std::size_t nextDocumentStart(std::string_view text, std::size_t from, std::size
 // by spaces, and the documents holding them are dropped after parsing.
 std::vector<Mark> blankControlCharacters(std::string& text) {
   std::vector<Mark> found;
+  // Almost no file has one: rule that out with a cheap pass before counting lines and columns.
+  const bool any = std::any_of(text.begin(), text.end(), [](char ch) {
+    auto c = static_cast<unsigned char>(ch);
+    return (c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7F || c == 0xC2;
+  });
+  if (!any) return found;
   Mark at{1, 1};
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
@@ -649,7 +655,9 @@ void TreeBuilder::endDocument(const yaml_event_t& e) {
 void TreeBuilder::dropDocumentsAt(const std::vector<Mark>& forbidden) {
   std::vector<Document> kept;
   for (std::size_t d = 0; d < tree_.documents_.size(); ++d) {
-    auto [first, last] = documentLines_[d];
+    // Not a structured binding: clang before 16 cannot capture one in a lambda.
+    const auto first = documentLines_[d].first;
+    const auto last = documentLines_[d].second;
     bool holds = std::any_of(forbidden.begin(), forbidden.end(),
                              [&](const Mark& m) { return m.line >= first && m.line <= last; });
     if (!holds) kept.push_back(tree_.documents_[d]);

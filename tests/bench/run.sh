@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds Release, generates the benchmark repository (20,000 routes, about 15 MB) in a
+# temporary folder, and prints: the bare libyaml parse time, `policygraph lint` whole-process
+# times with one and two jobs, their ratios against the targets, and the per-stage table.
+#
+# Environment: PG_BENCH_BUILD (build folder, default build-bench at the repository root),
+# PG_BENCH_ROUTES (default 20000), PG_BENCH_RUNS (runs per timing, default 5).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source_dir=$(cd "$here/../.." && pwd)
+build=${PG_BENCH_BUILD:-$source_dir/build-bench}
+routes=${PG_BENCH_ROUTES:-20000}
+runs=${PG_BENCH_RUNS:-5}
+
+cmake -S "$source_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$build" policygraph pg_bench pg_bench_gen >/dev/null
+
+lint=$build/policygraph
+bench=$build/tests/bench/pg_bench
+work=$(mktemp -d "${TMPDIR:-/tmp}/pg-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+repo=$work/repo
+
+"$build/tests/bench/pg_bench_gen" "$repo" --routes "$routes"
+if ! "$lint" lint "$repo" --jobs 2 >"$work/lint.txt"; then
+  echo "run.sh: the generated repository has findings; the figures would time reporting them:" >&2
+  head -20 "$work/lint.txt" >&2
+  exit 1
+fi
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Best wall time in seconds of `runs` runs of a command (after one warm-up run).
+best_of() {
+  if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine --shell=none --style none --warmup 1 --runs "$runs" --export-csv "$work/t.csv" "$*" >/dev/null
+    # Columns: command,mean,stddev,median,user,system,min,max
+    tail -n 1 "$work/t.csv" | awk -F, '{print $(NF-1)}'
+  else
+    local best="" t
+    "$@" >/dev/null
+    for _ in $(seq "$runs"); do
+      t=$({ TIMEFORMAT=%R; time "$@" >/dev/null 2>&1; } 2>&1)
+      if [[ -z $best ]] || awk -v a="$t" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$t; fi
+    done
+    echo "$best"
+  fi
+}
+
+tool=$(command -v hyperfine >/dev/null 2>&1 && echo hyperfine || echo "bash time")
+echo "whole-process wall times, best of $runs ($tool):"
+bare=$(best_of "$bench" "$repo" --bare-only --repeat 1)
+j1=$(best_of "$lint" lint "$repo" --jobs 1)
+j2=$(best_of "$lint" lint "$repo" --jobs 2)
+awk -v bare="$bare" -v j1="$j1" -v j2="$j2" 'BEGIN {
+  printf "  bare libyaml parse (pg_bench --bare-only)  %8.1f ms\n", bare * 1000
+  printf "  policygraph lint --jobs 1                  %8.1f ms\n", j1 * 1000
+  printf "  policygraph lint --jobs 2                  %8.1f ms\n", j2 * 1000
+  printf "  lint --jobs 1 / bare libyaml               %8.2f   (target at most 1.30)\n", j1 / bare
+  printf "  speed-up --jobs 2 over --jobs 1            %8.2fx  (target at least 1.60)\n", j1 / j2
+}'
+echo
+echo "stages (pg_bench, in-process):"
+"$bench" "$repo" --jobs 2 --repeat "$runs"

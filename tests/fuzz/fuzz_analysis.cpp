@@ -1,0 +1,117 @@
+// fuzz_analysis: bytes → a repository of one file → the whole analysis, every rule and every
+// report writer, as `policygraph lint` runs them. An input may start with a config file for
+// the run: "#config\n" CONFIG "\n#end\n" MANIFEST; a config that does not parse is a usage
+// error in the CLI (exit 2), so here it is simply not used.
+//
+// Besides the sanitizers, it checks that no exception escapes (the CLI would exit 3, "internal
+// error") and that the machine-readable reports are well-formed: JSON and SARIF parse, JUnit
+// is XML, and a JSON report read back as a baseline names exactly the findings.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "lib/analysis/analysis.h"
+#include "lib/config/config.h"
+#include "lib/report/report.h"
+#include "rules/engine.h"
+#include "tests/fuzz/report_checks.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void require(bool condition) {
+  if (!condition) std::abort();
+}
+
+// The folder the input is written to, made once and removed at exit. Never destroyed: the
+// exit handler that removes it may run after static destructors.
+const fs::path& workFolder() {
+  static const fs::path* folder = [] {
+    std::string pattern = (fs::temp_directory_path() / "pg-fuzz-analysis-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) std::abort();
+    auto* path = new fs::path(pattern);
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(workFolder(), ec);
+    });
+    return path;
+  }();
+  return *folder;
+}
+
+void writeFile(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  require(static_cast<bool>(out.flush()));
+}
+
+pg::config::Config configFor(std::string_view& input) {
+  pg::config::Config config;
+  constexpr std::string_view kStart = "#config\n";
+  constexpr std::string_view kEnd = "\n#end\n";
+  if (input.starts_with(kStart)) {
+    std::size_t end = input.find(kEnd, kStart.size());
+    if (end != std::string_view::npos) {
+      std::string text(input.substr(kStart.size(), end - kStart.size()));
+      input.remove_prefix(end + kEnd.size());
+      try {
+        config = pg::config::parseConfig(std::move(text), ".policygraph.yaml");
+      } catch (const pg::config::ConfigError&) {
+        config = {};
+      }
+    }
+  }
+  // Whatever the config says, keep the limits small enough that no input can time out by
+  // design (an alias bomb under a huge configured limit is the user's choice, not a bug).
+  config.limits.maxFileBytes = std::min<std::uint64_t>(config.limits.maxFileBytes, 1 << 20);
+  config.limits.maxDepth = std::min<std::uint32_t>(config.limits.maxDepth, 64);
+  config.limits.maxAliasExpansion = std::min<std::uint64_t>(config.limits.maxAliasExpansion, 10000);
+  return config;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  pg::config::Config config = configFor(input);
+  const fs::path& folder = workFolder();
+  writeFile(folder / "input.yaml", input);
+
+  pg::analysis::Inputs inputs;
+  inputs.paths = {folder.string()};
+  inputs.root = folder;
+  inputs.jobs = 1;
+  pg::analysis::Analysis analysis = pg::analysis::analyze(std::move(config), inputs);
+  pg::rules::RuleRun run = pg::rules::runRules(analysis);
+  std::vector<pg::model::RuleInfo> catalogue = pg::rules::catalogue();
+  pg::report::ReportInput report{analysis, run.findings, catalogue, run.suppressed, run.baselined};
+
+  std::ostringstream text, colored, json, sarif, junit, github;
+  pg::report::writeText(text, report, {false});
+  pg::report::writeText(colored, report, {true});
+  pg::report::writeJson(json, report);
+  pg::report::writeSarif(sarif, report);
+  pg::report::writeJunit(junit, report);
+  pg::report::writeGithub(github, report);
+
+  require(pg::fuzz::isJson(json.str()));
+  require(pg::fuzz::isJson(sarif.str()));
+  require(pg::fuzz::isXml(junit.str()));
+
+  std::set<std::string> fingerprints;
+  for (const pg::model::Finding& f : run.findings) fingerprints.insert(f.fingerprint);
+  require(pg::report::readBaseline(json.str()) == fingerprints);
+  return 0;
+}
