@@ -6,14 +6,9 @@
 #include <iterator>
 #include <memory>
 #include <set>
-#include <sstream>
-#include <thread>
 
 #include "cmd/policygraph/cli.h"
 #include "cmd/policygraph/common.h"
-#include "lib/analysis/analysis.h"
-#include "lib/config/config.h"
-#include "lib/load/sources.h"
 #include "lib/report/report.h"
 #include "rules/engine.h"
 

@@ -9,10 +9,6 @@ namespace pg::graph {
 
 namespace {
 
-Condition makeCondition(std::string type, bool ok, std::string reason, std::string message) {
-  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
-}
-
 // The route kinds a protocol admits when allowedRoutes.kinds is empty. A TLS listener that
 // passes connections through can only route them by SNI (TLSRoute); one that terminates TLS
 // can also hand the decrypted stream to a TCPRoute.
@@ -268,6 +264,10 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
 }
 
 }  // namespace
+
+Condition makeCondition(std::string type, bool ok, std::string reason, std::string message) {
+  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
+}
 
 bool isListenerSetKind(std::string_view group, std::string_view kind) {
   return (group == kGatewayGroup && kind == "ListenerSet") ||

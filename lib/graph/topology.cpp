@@ -19,10 +19,6 @@ constexpr std::array<std::pair<RouteKind, std::string_view>, 5> kRouteKinds{{
     {RouteKind::UDP, "UDPRoute"},
 }};
 
-Condition makeCondition(std::string type, bool ok, std::string reason, std::string message) {
-  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
-}
-
 // Backend kinds a route may name, besides core Services.
 bool knownBackendKind(std::string_view group, std::string_view kind) {
   return (group.empty() && kind == "Service") ||

@@ -241,7 +241,7 @@ class TreeBuilder {
   void registerAnchor(const yaml_char_t* anchor, std::uint32_t node);
   void addChild(std::uint32_t node);
   bool closeContainer(const yaml_event_t& e);
-  bool checkDuplicateKeys(const Node& map, std::size_t first);
+  void reportDuplicateKeys(std::size_t first);
   bool applyMergeKeys(std::size_t first);
   void startDocument(const yaml_event_t& e);
   void endDocument(const yaml_event_t& e);
@@ -509,7 +509,7 @@ bool TreeBuilder::closeContainer(const yaml_event_t& e) {
   open_[open.node] = 0;
 
   if (node.kind == NodeKind::Mapping) {
-    if (!checkDuplicateKeys(node, open.firstPending)) return true;
+    reportDuplicateKeys(open.firstPending);
     if (!applyMergeKeys(open.firstPending)) return true;
   }
   std::uint64_t weight = 1;
@@ -526,8 +526,7 @@ bool TreeBuilder::closeContainer(const yaml_event_t& e) {
   return true;
 }
 
-bool TreeBuilder::checkDuplicateKeys(const Node& map, std::size_t first) {
-  (void)map;
+void TreeBuilder::reportDuplicateKeys(std::size_t first) {
   const std::size_t pairs = (pending_.size() - first) / 2;
   auto keyText = [&](std::size_t pair) -> const Node* {
     const Node& k = tree_.nodes_[pending_[first + pair * 2]];
@@ -551,7 +550,7 @@ bool TreeBuilder::checkDuplicateKeys(const Node& map, std::size_t first) {
         }
       }
     }
-    return true;
+    return;
   }
   std::vector<std::pair<std::string_view, std::size_t>> keys;
   keys.reserve(pairs);
@@ -563,7 +562,6 @@ bool TreeBuilder::checkDuplicateKeys(const Node& map, std::size_t first) {
     if (keys[i].first == keys[i - 1].first) repeated.push_back(keys[i].second);
   std::sort(repeated.begin(), repeated.end());
   for (std::size_t pair : repeated) report(*keyText(pair));
-  return true;
 }
 
 // YAML 1.1 merge keys (`<<: *defaults`), which Kubernetes' YAML reader honours: keys written
