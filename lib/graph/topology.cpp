@@ -85,7 +85,11 @@ void resolveBackend(BackendRef& b, const Route& route, const model::Store& store
 // Every backendRef of every rule, and of request-mirror filters (which resolve alike).
 void readRules(Route& route, const model::Store& store, const ReferenceGrantIndex& grants) {
   std::uint32_t index = 0;
-  for (yaml::NodeRef node : route.resource->spec().get("rules").items()) {
+  // Sized once: a route's rules and backends are among the largest objects the topology
+  // holds, and growing them leaves their earlier copies behind.
+  yaml::NodeRef rules = route.resource->spec().get("rules");
+  route.rules.reserve(rules.size());
+  for (yaml::NodeRef node : rules.items()) {
     RouteRule& rule = route.rules.emplace_back();
     rule.index = index++;
     rule.node = node;
@@ -100,6 +104,7 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
     };
     mirrors(node.get("filters"));
     for (yaml::NodeRef ref : node.get("backendRefs").items()) mirrors(ref.get("filters"));
+    rule.backends.reserve(refs.size());
     for (yaml::NodeRef ref : refs) {
       BackendRef& b = rule.backends.emplace_back();
       b.node = ref;

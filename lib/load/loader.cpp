@@ -72,7 +72,9 @@ bool readFile(const std::filesystem::path& path, std::uint64_t maxBytes, std::st
     ::close(fd);
     return false;
   }
-  out.resize(static_cast<std::size_t>(st.st_size));
+  // One byte more than fstat says, so that reading to the end (the read that returns 0)
+  // does not have to grow the buffer: growing copies the file into twice its size.
+  out.resize(static_cast<std::size_t>(st.st_size) + 1);
   std::size_t done = 0;
   while (true) {
     if (done == out.size()) out.resize(out.size() + 4096);  // grew since fstat

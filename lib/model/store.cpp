@@ -1,6 +1,7 @@
 #include "lib/model/store.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 namespace pg::model {
@@ -15,13 +16,33 @@ std::size_t Store::PairHash::operator()(
          (std::hash<std::string_view>()(p.second) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
 }
 
-std::string Store::key(std::string_view group, std::string_view kind, std::string_view namespace_,
-                       std::string_view name) const {
+bool Store::Identity::hasNul() const {
+  return std::any_of(parts.begin(), parts.end(), [](std::string_view p) {
+    return std::memchr(p.data(), '\0', p.size()) != nullptr;
+  });
+}
+
+std::string Store::Identity::joined() const {
   std::string k;
-  k.reserve(group.size() + kind.size() + namespace_.size() + name.size() + 3);
-  k.append(group).append(1, '\0').append(kind).append(1, '\0').append(namespace_).append(1, '\0');
-  k.append(name);
+  k.reserve(parts[0].size() + parts[1].size() + parts[2].size() + parts[3].size() + 3);
+  k.append(parts[0]).append(1, '\0').append(parts[1]).append(1, '\0').append(parts[2]);
+  k.append(1, '\0').append(parts[3]);
   return k;
+}
+
+// Identities with a NUL inside a part are hashed and compared joined: only they can join to
+// the same bytes as an identity cut differently (and then both have one).
+std::size_t Store::IdentityHash::operator()(const Identity& id) const {
+  if (id.hasNul()) return std::hash<std::string>()(id.joined());
+  std::size_t h = 0;
+  for (std::string_view p : id.parts)
+    h ^= std::hash<std::string_view>()(p) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+bool Store::IdentityEqual::operator()(const Identity& a, const Identity& b) const {
+  if (a.parts == b.parts) return true;
+  return a.hasNul() && b.hasNul() && a.joined() == b.joined();
 }
 
 bool Store::isClusterScoped(std::string_view group, std::string_view kind) const {
@@ -46,7 +67,7 @@ void Store::build(std::vector<Resource> resources) {
     } else if (!r.namespaceWritten || r.namespace_.empty()) {
       r.namespace_ = *defaultNamespace_;
     }
-    auto [it, inserted] = byKey_.emplace(key(r.group, r.kind, r.namespace_, r.name), &r);
+    auto [it, inserted] = byKey_.emplace(Identity{{r.group, r.kind, r.namespace_, r.name}}, &r);
     if (!inserted) {
       duplicates_.push_back({it->second, &r});
       continue;
@@ -74,7 +95,7 @@ std::vector<const Resource*> Store::ofKind(std::string_view group, std::string_v
 const Resource* Store::find(std::string_view group, std::string_view kind,
                             std::string_view namespace_, std::string_view name) const {
   if (isClusterScoped(group, kind)) namespace_ = {};
-  auto it = byKey_.find(key(group, kind, namespace_, name));
+  auto it = byKey_.find(Identity{{group, kind, namespace_, name}});
   return it == byKey_.end() ? nullptr : it->second;
 }
 

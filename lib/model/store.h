@@ -2,6 +2,7 @@
 // read-only: every later stage looks objects up here.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -56,13 +57,25 @@ class Store {
   struct PairHash {
     std::size_t operator()(const std::pair<std::string_view, std::string_view>& p) const;
   };
-  std::string key(std::string_view group, std::string_view kind, std::string_view namespace_,
-                  std::string_view name) const;
+  // An object's identity as views (into the trees and defaultNamespace_), so that looking
+  // one up allocates nothing. Identities are the same when group, kind, namespace and name
+  // joined by NULs are: a name may hold a NUL of its own.
+  struct Identity {
+    std::array<std::string_view, 4> parts;  // group, kind, namespace, name
+    bool hasNul() const;
+    std::string joined() const;
+  };
+  struct IdentityHash {
+    std::size_t operator()(const Identity& id) const;
+  };
+  struct IdentityEqual {
+    bool operator()(const Identity& a, const Identity& b) const;
+  };
 
   std::unique_ptr<std::string> defaultNamespace_;  // resources view into it
   std::vector<Resource> resources_;
   std::vector<const Resource*> indexed_;
-  std::unordered_map<std::string, const Resource*> byKey_;
+  std::unordered_map<Identity, const Resource*, IdentityHash, IdentityEqual> byKey_;
   std::unordered_map<std::string_view, std::vector<const Resource*>> byKind_;
   std::unordered_map<std::string_view, std::vector<const Resource*>> byNamespace_;
   std::unordered_map<std::pair<std::string_view, std::string_view>, std::vector<const Resource*>,

@@ -17,17 +17,6 @@ std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b) {
   return a > kSaturated - b ? kSaturated : a + b;
 }
 
-// Byte offset of the `chars`-th character of UTF-8 `text` (libyaml counts characters).
-std::size_t byteOffsetOfChar(std::string_view text, std::size_t chars) {
-  std::size_t i = 0;
-  while (i < text.size() && chars > 0) {
-    ++i;
-    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
-    --chars;
-  }
-  return i;
-}
-
 // Where the next document starts at or after the line holding byte `from`, and after byte
 // `after`: a line beginning with `---` followed by white space or the end of the text. npos
 // when there is none.
@@ -48,18 +37,32 @@ std::size_t nextDocumentStart(std::string_view text, std::size_t from, std::size
   return std::string_view::npos;
 }
 
+// Whether `text` holds a control character blankControlCharacters replaces, or a byte 0xC2
+// (which may start a C1 control). Every file is scanned and almost none has one, so the scan
+// is branch-free within blocks, which the compiler vectorises.
+bool mayHoldControlCharacters(std::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t at = 0; at < n; at += 4096) {
+    const std::size_t end = std::min(n, at + 4096);
+    unsigned char found = 0;
+    for (std::size_t i = at; i < end; ++i) {
+      const unsigned char c = p[i];
+      found |= static_cast<unsigned char>((c < 0x20) & (c != '\t') & (c != '\r') & (c != '\n'));
+      found |= static_cast<unsigned char>((c == 0x7F) | (c == 0xC2));
+    }
+    if (found) return true;
+  }
+  return false;
+}
+
 // Characters YAML does not allow anywhere in a stream (outside c-printable): C0 controls but
 // tab and line breaks, DEL, and C1 controls but NEL. libyaml stops at the first one without a
 // usable position and before returning any document, so they are found here first, replaced
 // by spaces, and the documents holding them are dropped after parsing.
 std::vector<Mark> blankControlCharacters(std::string& text) {
   std::vector<Mark> found;
-  // Almost no file has one: rule that out with a cheap pass before counting lines and columns.
-  const bool any = std::any_of(text.begin(), text.end(), [](char ch) {
-    auto c = static_cast<unsigned char>(ch);
-    return (c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7F || c == 0xC2;
-  });
-  if (!any) return found;
+  if (!mayHoldControlCharacters(text)) return found;
   Mark at{1, 1};
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
@@ -232,12 +235,15 @@ class TreeBuilder {
     }
     return out;
   }
-  std::size_t byteOffset(const yaml_mark_t& m) const {
+  std::size_t byteOffset(const yaml_mark_t& m) {
     std::string_view text = tree_.text().substr(base_);
     std::size_t offset = asciiOnly_ ? m.index : byteOffsetOfChar(text, m.index);
     return base_ + std::min(offset, text.size());
   }
+  // Byte offset of the `chars`-th character of UTF-8 `text` (libyaml counts characters).
+  std::size_t byteOffsetOfChar(std::string_view text, std::size_t chars);
   std::uint32_t newNode(NodeKind kind, const yaml_event_t& e);
+  std::uint64_t weight(std::uint32_t node);
   void registerAnchor(const yaml_char_t* anchor, std::uint32_t node);
   void addChild(std::uint32_t node);
   bool closeContainer(const yaml_event_t& e);
@@ -247,7 +253,7 @@ class TreeBuilder {
   void endDocument(const yaml_event_t& e);
   bool isMergeKey(std::uint32_t node) const {
     const Node& k = tree_.nodes_[node];
-    return k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && k.value == "<<";
+    return k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && scalarText(k) == "<<";
   }
   // Whether the next child is the value of a `<<` key, or an item of a list that is.
   bool isMergeValue() const {
@@ -266,7 +272,8 @@ class TreeBuilder {
            valueOfMergeKey(stack_.size() - 2);
   }
   void failDocument(ProblemKind kind, Mark start, Mark end, std::string message);
-  std::string_view scalarValue(const yaml_event_t& e);
+  void setScalarValue(Node& n, const yaml_event_t& e);
+  std::string_view scalarText(const Node& n) const { return tree_.value(n); }
 
   Tree& tree_;
   const ParseLimits& limits_;
@@ -278,9 +285,14 @@ class TreeBuilder {
   std::uint32_t lineOffset_ = 0;  // lines before the current pass
   std::vector<Open> stack_;
   std::vector<std::uint32_t> pending_;  // children of open containers
-  std::vector<std::uint64_t> weight_;   // expanded size of each node of the document
+  // Expanded sizes of the containers aliases have needed so far in this document.
+  std::unordered_map<std::uint32_t, std::uint64_t> weights_;
   std::unordered_map<std::string, std::uint32_t> anchors_;
-  std::vector<char> open_;                        // per node: container still open (alias cycles)
+  // The character index (from base_) and byte offset byteOffsetOfChar reached last: libyaml's
+  // positions grow through a pass, so converting them from the start each time would make
+  // files that are not ASCII quadratic.
+  std::size_t cursorChars_ = 0;
+  std::size_t cursorBytes_ = 0;
   const std::vector<ColumnFix> columnFixes_;      // sorted by line, then column
   std::size_t abortAt_ = std::string_view::npos;  // end the pass here (a limit was hit)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> documentLines_;  // kept: first, last
@@ -313,6 +325,7 @@ std::size_t TreeBuilder::pass(std::size_t base) {
   base_ = base;
   abortAt_ = std::string_view::npos;
   lineOffset_ = countLines(tree_.text(), base);
+  cursorChars_ = cursorBytes_ = 0;
   stack_.clear();
   pending_.clear();
   inDocument_ = false;
@@ -320,6 +333,15 @@ std::size_t TreeBuilder::pass(std::size_t base) {
   yaml_parser_t raw;
   if (!yaml_parser_initialize(&raw)) throw std::bad_alloc();
   Parser guard(&raw);
+  if (tree_.nodes_.capacity() == 0) {
+    // About one node every 6 or 7 bytes in Kubernetes manifests: reserving for one every 4
+    // spares copying the largest vectors of the load as they grow, and pages never touched
+    // cost nothing. After libyaml's buffers, so that these take the memory the previous
+    // file's parser freed (already mapped) rather than these vectors, which keep theirs.
+    const std::size_t expected = tree_.text().size() / 4 + 16;
+    tree_.nodes_.reserve(expected);
+    tree_.children_.reserve(expected);
+  }
   yaml_parser_set_input_string(&raw, reinterpret_cast<const unsigned char*>(text.data()),
                                text.size());
   Event event;
@@ -385,7 +407,7 @@ bool TreeBuilder::handle(const yaml_event_t& e) {
     case YAML_SCALAR_EVENT: {
       std::uint32_t node = newNode(NodeKind::Scalar, e);
       Node& n = tree_.nodes_[node];
-      n.value = scalarValue(e);
+      setScalarValue(n, e);
       switch (e.data.scalar.style) {
         case YAML_PLAIN_SCALAR_STYLE:
           n.style = ScalarStyle::Plain;
@@ -400,7 +422,6 @@ bool TreeBuilder::handle(const yaml_event_t& e) {
       if (e.data.scalar.tag &&
           std::strcmp(reinterpret_cast<const char*>(e.data.scalar.tag), YAML_STR_TAG) == 0)
         n.style = ScalarStyle::Quoted;
-      weight_[node] = 1;
       registerAnchor(e.data.scalar.anchor, node);
       addChild(node);
       return true;
@@ -418,7 +439,7 @@ bool TreeBuilder::handle(const yaml_event_t& e) {
       }
       bool isMap = e.type == YAML_MAPPING_START_EVENT;
       std::uint32_t node = newNode(isMap ? NodeKind::Mapping : NodeKind::Sequence, e);
-      open_[node] = 1;
+      tree_.nodes_[node].flags |= Node::kOpen;
       registerAnchor(isMap ? e.data.mapping_start.anchor : e.data.sequence_start.anchor, node);
       addChild(node);
       stack_.push_back({node, pending_.size()});
@@ -437,14 +458,14 @@ bool TreeBuilder::handle(const yaml_event_t& e) {
                      std::string("alias *") + name + " refers to no anchor before it");
         return true;
       }
-      if (open_[it->second]) {
+      if (tree_.nodes_[it->second].flags & Node::kOpen) {
         failDocument(ProblemKind::AliasExpansion, start, end,
                      std::string("alias *") + name + " refers to a node that contains it");
         return true;
       }
       // A merge source is not expanded where it stands: the merge copies its entries, and
       // counts them.
-      if (!isMergeValue()) aliasExpansion_ += weight_[it->second];
+      if (!isMergeValue()) aliasExpansion_ += weight(it->second);
       if (aliasExpansion_ > limits_.maxAliasExpansion) {
         failDocument(ProblemKind::AliasExpansion, start, end,
                      std::string("alias *") + name + " takes this document's aliases past " +
@@ -466,8 +487,6 @@ std::uint32_t TreeBuilder::newNode(NodeKind kind, const yaml_event_t& e) {
   n.start = mark(e.start_mark);
   n.end = mark(e.end_mark);
   tree_.nodes_.push_back(n);
-  weight_.push_back(1);
-  open_.push_back(0);
   return static_cast<std::uint32_t>(tree_.nodes_.size() - 1);
 }
 
@@ -484,20 +503,55 @@ void TreeBuilder::addChild(std::uint32_t node) {
   }
 }
 
-std::string_view TreeBuilder::scalarValue(const yaml_event_t& e) {
+// libyaml hands out a copy of every scalar; the node points into the file instead when the
+// bytes there are the value (most scalars: plain or quoted without escapes, on one line).
+void TreeBuilder::setScalarValue(Node& n, const yaml_event_t& e) {
   std::string_view value(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
-  if (asciiOnly_) {
-    // libyaml hands out a copy; point into the file instead when the bytes are the value.
-    std::string_view text = tree_.text();
-    std::size_t at = base_ + e.start_mark.index;
-    if (e.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-        e.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
-      ++at;
-    if (at + value.size() <= text.size() &&
-        std::memcmp(text.data() + at, value.data(), value.size()) == 0)
-      return text.substr(at, value.size());
+  std::string_view text = tree_.text();
+  std::size_t at = base_ + (asciiOnly_ ? e.start_mark.index
+                                       : byteOffsetOfChar(text.substr(base_), e.start_mark.index));
+  if (e.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+      e.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+    ++at;
+  if (at + value.size() <= text.size() &&
+      std::memcmp(text.data() + at, value.data(), value.size()) == 0) {
+    n.first = static_cast<std::uint32_t>(at);
+    n.count = static_cast<std::uint32_t>(value.size());
+    return;
   }
-  return tree_.strings_.store(value);
+  n.first = static_cast<std::uint32_t>(tree_.owned_.size());
+  n.count = static_cast<std::uint32_t>(value.size());
+  n.flags |= Node::kOwned;
+  tree_.owned_.append(value);
+}
+
+std::size_t TreeBuilder::byteOffsetOfChar(std::string_view text, std::size_t chars) {
+  if (chars < cursorChars_) cursorChars_ = cursorBytes_ = 0;
+  std::size_t i = cursorBytes_;
+  for (std::size_t n = cursorChars_; n < chars && i < text.size(); ++n) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+  }
+  // Past the end, how many characters were asked for is not the position reached.
+  if (i < text.size()) {
+    cursorChars_ = chars;
+    cursorBytes_ = i;
+  }
+  return i;
+}
+
+// How many nodes `node` stands for once aliases are expanded (saturating): what an alias to
+// it adds to the document. Only aliases ask, so only their targets (and the containers in
+// them) are counted, once each.
+std::uint64_t TreeBuilder::weight(std::uint32_t node) {
+  const Node& n = tree_.nodes_[node];
+  if (n.kind == NodeKind::Scalar) return 1;
+  if (auto it = weights_.find(node); it != weights_.end()) return it->second;
+  std::uint64_t total = 1;
+  for (std::uint32_t c = 0; c < n.count; ++c)
+    total = addSaturating(total, weight(tree_.children_[n.first + c]));
+  weights_.emplace(node, total);
+  return total;
 }
 
 bool TreeBuilder::closeContainer(const yaml_event_t& e) {
@@ -506,17 +560,12 @@ bool TreeBuilder::closeContainer(const yaml_event_t& e) {
   stack_.pop_back();
   Node& node = tree_.nodes_[open.node];
   node.end = mark(e.end_mark);
-  open_[open.node] = 0;
+  node.flags &= static_cast<std::uint8_t>(~Node::kOpen);
 
   if (node.kind == NodeKind::Mapping) {
     reportDuplicateKeys(open.firstPending);
     if (!applyMergeKeys(open.firstPending)) return true;
   }
-  std::uint64_t weight = 1;
-  for (std::size_t i = open.firstPending; i < pending_.size(); ++i)
-    weight = addSaturating(weight, weight_[pending_[i]]);
-  weight_[open.node] = weight;
-
   Node& n = tree_.nodes_[open.node];  // applyMergeKeys may not reallocate nodes, but be safe
   n.first = static_cast<std::uint32_t>(tree_.children_.size());
   n.count = static_cast<std::uint32_t>(pending_.size() - open.firstPending);
@@ -531,12 +580,13 @@ void TreeBuilder::reportDuplicateKeys(std::size_t first) {
   auto keyText = [&](std::size_t pair) -> const Node* {
     const Node& k = tree_.nodes_[pending_[first + pair * 2]];
     if (k.kind != NodeKind::Scalar) return nullptr;
-    if (k.style == ScalarStyle::Plain && k.value == "<<") return nullptr;
+    if (k.style == ScalarStyle::Plain && scalarText(k) == "<<") return nullptr;
     return &k;
   };
   auto report = [&](const Node& dup) {
-    problems_.push_back({ProblemKind::DuplicateKey, dup.start, dup.end,
-                         "key \"" + std::string(dup.value) + "\" is repeated in this mapping"});
+    problems_.push_back(
+        {ProblemKind::DuplicateKey, dup.start, dup.end,
+         "key \"" + std::string(scalarText(dup)) + "\" is repeated in this mapping"});
   };
   if (pairs <= 16) {
     for (std::size_t i = 1; i < pairs; ++i) {
@@ -544,7 +594,7 @@ void TreeBuilder::reportDuplicateKeys(std::size_t first) {
       if (!ki) continue;
       for (std::size_t j = 0; j < i; ++j) {
         const Node* kj = keyText(j);
-        if (kj && kj->value == ki->value) {
+        if (kj && scalarText(*kj) == scalarText(*ki)) {
           report(*ki);
           break;
         }
@@ -555,7 +605,7 @@ void TreeBuilder::reportDuplicateKeys(std::size_t first) {
   std::vector<std::pair<std::string_view, std::size_t>> keys;
   keys.reserve(pairs);
   for (std::size_t i = 0; i < pairs; ++i)
-    if (const Node* k = keyText(i)) keys.emplace_back(k->value, i);
+    if (const Node* k = keyText(i)) keys.emplace_back(scalarText(*k), i);
   std::sort(keys.begin(), keys.end());
   std::vector<std::size_t> repeated;
   for (std::size_t i = 1; i < keys.size(); ++i)
@@ -571,7 +621,7 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
   bool hasMerge = false;
   for (std::size_t i = 0; i < pairs && !hasMerge; ++i) {
     const Node& k = tree_.nodes_[pending_[first + i * 2]];
-    hasMerge = k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && k.value == "<<";
+    hasMerge = k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && scalarText(k) == "<<";
   }
   if (!hasMerge) return true;
 
@@ -581,7 +631,7 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
     std::uint32_t key = pending_[first + i * 2];
     std::uint32_t value = pending_[first + i * 2 + 1];
     const Node& k = tree_.nodes_[key];
-    if (k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && k.value == "<<") {
+    if (k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && scalarText(k) == "<<") {
       const Node& v = tree_.nodes_[value];
       if (v.kind == NodeKind::Mapping) {
         sources.emplace_back(value, key);
@@ -597,7 +647,7 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
   auto present = [&](std::string_view name) {
     for (std::size_t i = 0; i < merged.size(); i += 2) {
       const Node& k = tree_.nodes_[merged[i]];
-      if (k.kind == NodeKind::Scalar && k.value == name) return true;
+      if (k.kind == NodeKind::Scalar && scalarText(k) == name) return true;
     }
     return false;
   };
@@ -615,7 +665,7 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
     for (std::uint32_t c = 0; c + 1 < s.count; c += 2) {
       std::uint32_t key = tree_.children_[s.first + c];
       const Node& k = tree_.nodes_[key];
-      if (k.kind == NodeKind::Scalar && present(k.value)) continue;
+      if (k.kind == NodeKind::Scalar && present(scalarText(k))) continue;
       merged.push_back(key);
       merged.push_back(tree_.children_[s.first + c + 1]);
     }
@@ -631,6 +681,7 @@ void TreeBuilder::startDocument(const yaml_event_t& e) {
   documentHasRoot_ = false;
   aliasExpansion_ = 0;
   anchors_.clear();
+  weights_.clear();
   stack_.clear();
   pending_.clear();
   documentStart_ = mark(e.start_mark);
@@ -668,8 +719,7 @@ void TreeBuilder::failDocument(ProblemKind kind, Mark start, Mark end, std::stri
   documentFailed_ = true;
   tree_.nodes_.resize(documentFirstNode_);
   tree_.children_.resize(documentFirstChild_);
-  weight_.resize(documentFirstNode_);
-  open_.resize(documentFirstNode_);
+  weights_.clear();
   stack_.clear();
   pending_.clear();
 }
@@ -679,6 +729,8 @@ ParseResult parse(std::string text, const ParseLimits& limits, bool asciiOnly, b
   std::vector<Mark> forbidden = blankControlCharacters(text);
   std::vector<ColumnFix> columnFixes;
   if (json) rewriteSurrogatePairs(text, columnFixes);
+  // Nodes hold 32-bit offsets into the text.
+  if (text.size() >= 0xFFFFFFF0u) throw std::length_error("a YAML text of 4 GB or more");
   result.tree = std::make_unique<Tree>(std::move(text));
   TreeBuilder builder(*result.tree, limits, asciiOnly, result.problems, std::move(columnFixes));
   builder.run();

@@ -6,20 +6,6 @@
 
 namespace pg::yaml {
 
-std::string_view StringArena::store(std::string_view text) {
-  if (text.empty()) return {};
-  if (text.size() > capacity_ - used_) {
-    std::size_t size = std::max<std::size_t>(text.size(), 64 * 1024);
-    chunks_.push_back(std::make_unique<char[]>(size));
-    used_ = 0;
-    capacity_ = size;
-  }
-  char* out = chunks_.back().get() + used_;
-  std::memcpy(out, text.data(), text.size());
-  used_ += text.size();
-  return {out, text.size()};
-}
-
 NodeRef Tree::root(std::size_t document) const {
   if (document >= documents_.size()) return {};
   return {this, documents_[document].root};
@@ -27,13 +13,13 @@ NodeRef Tree::root(std::size_t document) const {
 
 bool NodeRef::isNull() const {
   if (!isScalar() || node().style != ScalarStyle::Plain) return false;
-  std::string_view v = node().value;
+  std::string_view v = tree_->value(node());
   return v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL";
 }
 
 std::optional<bool> NodeRef::asBool() const {
   if (!isScalar() || node().style != ScalarStyle::Plain) return std::nullopt;
-  std::string_view v = node().value;
+  std::string_view v = tree_->value(node());
   if (v == "true" || v == "True" || v == "TRUE") return true;
   if (v == "false" || v == "False" || v == "FALSE") return false;
   return std::nullopt;
@@ -41,7 +27,7 @@ std::optional<bool> NodeRef::asBool() const {
 
 std::optional<std::int64_t> NodeRef::asInt() const {
   if (!isScalar() || node().style != ScalarStyle::Plain) return std::nullopt;
-  std::string_view v = node().value;
+  std::string_view v = tree_->value(node());
   if (!v.empty() && v.front() == '+') v.remove_prefix(1);
   std::int64_t out = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
@@ -54,7 +40,7 @@ bool NodeRef::isString() const {
   if (node().style != ScalarStyle::Plain) return true;
   if (isNull() || asBool() || asInt()) return false;
   // Floats and the special values of the YAML 1.2 core schema.
-  std::string_view v = node().value;
+  std::string_view v = tree_->value(node());
   static constexpr std::string_view kSpecial[] = {".inf",  ".Inf",  ".INF", "-.inf", "-.Inf",
                                                   "-.INF", "+.inf", ".nan", ".NaN",  ".NAN"};
   if (std::find(std::begin(kSpecial), std::end(kSpecial), v) != std::end(kSpecial)) return false;
@@ -68,24 +54,31 @@ std::size_t NodeRef::size() const {
   return node().kind == NodeKind::Mapping ? node().count / 2 : node().count;
 }
 
+// Called for every field any stage reads: compares lengths before bytes.
+std::uint32_t NodeRef::findKey(std::string_view key) const {
+  const Node& n = node();
+  const std::uint32_t* children = tree_->children_.data() + n.first;
+  for (std::uint32_t i = 0; i < n.count; i += 2) {
+    const Node& k = tree_->nodes_[children[i]];
+    if (k.kind != NodeKind::Scalar || k.count != key.size()) continue;
+    const std::string_view v = tree_->value(k);
+    // Keys of one mapping mostly differ in their first byte: spare the call to memcmp.
+    if (key.empty() || (v[0] == key[0] && std::memcmp(v.data(), key.data(), key.size()) == 0))
+      return n.first + i;
+  }
+  return kNoKey;
+}
+
 NodeRef NodeRef::keyNode(std::string_view key) const {
   if (!isMapping()) return {};
-  const std::uint32_t n = node().count;
-  for (std::uint32_t i = 0; i < n; i += 2) {
-    NodeRef k = child(i);
-    if (k.isScalar() && k.node().value == key) return k;
-  }
-  return {};
+  std::uint32_t at = findKey(key);
+  return at == kNoKey ? NodeRef() : NodeRef(tree_, tree_->children_[at]);
 }
 
 NodeRef NodeRef::get(std::string_view key) const {
   if (!isMapping()) return {};
-  const std::uint32_t n = node().count;
-  for (std::uint32_t i = 0; i < n; i += 2) {
-    NodeRef k = child(i);
-    if (k.isScalar() && k.node().value == key) return child(i + 1);
-  }
-  return {};
+  std::uint32_t at = findKey(key);
+  return at == kNoKey ? NodeRef() : NodeRef(tree_, tree_->children_[at + 1]);
 }
 
 NodeRef NodeRef::at(std::size_t index) const {

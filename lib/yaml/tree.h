@@ -25,26 +25,26 @@ struct Mark {
   bool operator==(const Mark&) const = default;
 };
 
+// 28 bytes: a 20,000-route repository has over two million nodes, and every byte of a node is
+// about 2 MB of memory first touched (page faults) while loading. Scalar text is an offset
+// and length rather than a string view for the same reason.
 struct Node {
-  NodeKind kind = NodeKind::Scalar;
-  ScalarStyle style = ScalarStyle::Plain;
   Mark start;
   Mark end;
-  std::string_view value;   // scalars only
-  std::uint32_t first = 0;  // containers: index of the first child in Tree::children
-  std::uint32_t count = 0;  // containers: number of children (mappings: key, value, key, ...)
-};
+  // Scalars: where the value's bytes start, in the text (or in Tree::owned_ with kOwned);
+  // containers: the index of the first child in Tree::children_.
+  std::uint32_t first = 0;
+  // Scalars: the value's length; containers: the number of children (mappings: key, value,
+  // key, ...).
+  std::uint32_t count = 0;
+  NodeKind kind = NodeKind::Scalar;
+  ScalarStyle style = ScalarStyle::Plain;
+  std::uint8_t flags = 0;
 
-// Owns the bytes scalars point into that are not in the file buffer (escaped, folded).
-class StringArena {
- public:
-  std::string_view store(std::string_view text);
-
- private:
-  std::vector<std::unique_ptr<char[]>> chunks_;
-  std::size_t used_ = 0;
-  std::size_t capacity_ = 0;
+  static constexpr std::uint8_t kOwned = 1;  // the value's bytes are in Tree::owned_
+  static constexpr std::uint8_t kOpen = 2;   // a container not closed yet (alias cycles)
 };
+static_assert(sizeof(Node) == 28);
 
 struct Document {
   std::uint32_t root = 0;  // node index
@@ -72,11 +72,18 @@ class Tree {
   struct EntryRange;
   struct ItemRange;
   friend class TreeBuilder;
+  std::string_view value(const Node& n) const {
+    const char* bytes = (n.flags & Node::kOwned) ? owned_.data() : text_->data();
+    return {bytes + n.first, n.count};
+  }
+
   std::unique_ptr<std::string> text_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> children_;
   std::vector<Document> documents_;
-  StringArena strings_;
+  // Scalar bytes that are not the text's own (escapes, folded lines, files that are not
+  // ASCII), addressed by offset so that growing it moves nothing a node refers to.
+  std::string owned_;
 };
 
 // A handle on one node. An empty NodeRef (a missing key, an index out of range) answers every
@@ -102,7 +109,7 @@ class NodeRef {
   ScalarStyle style() const { return tree_ ? node().style : ScalarStyle::Plain; }
 
   // The scalar's text; empty for anything else.
-  std::string_view str() const { return isScalar() ? node().value : std::string_view(); }
+  std::string_view str() const { return isScalar() ? tree_->value(node()) : std::string_view(); }
   std::optional<bool> asBool() const;
   std::optional<std::int64_t> asInt() const;
 
@@ -124,6 +131,9 @@ class NodeRef {
 
  private:
   const Node& node() const { return tree_->nodes_[index_]; }
+  // The position in Tree::children_ of the mapping's key equal to `key`, or kNoKey.
+  static constexpr std::uint32_t kNoKey = ~std::uint32_t{0};
+  std::uint32_t findKey(std::string_view key) const;
   NodeRef child(std::size_t i) const { return {tree_, tree_->children_[node().first + i]}; }
 
   const Tree* tree_ = nullptr;

@@ -17,10 +17,16 @@ using namespace gateway;
 struct Claim {
   const graph::Route* route;
   const graph::RouteRule* rule;
-  std::uint32_t match;  // index in the rule's matches; 0 for a rule without matches
-  yaml::NodeRef node;   // the match, or the rule when it has no matches
-  std::string what;     // for messages: "PathPrefix /cart, method GET"
+  std::uint32_t match;        // index in the rule's matches; 0 for a rule without matches
+  yaml::NodeRef node;         // the match, or the rule when it has no matches
+  std::string_view hostname;  // as servedHostnames gives it
+  std::uint64_t hash = 0;     // of the claim's key (claimKey)
 };
+
+// The match a claim stands for; empty for a rule without matches.
+yaml::NodeRef matchOf(const Claim& c) {
+  return c.node == c.rule->node ? yaml::NodeRef() : c.node;
+}
 
 bool isWildcard(std::string_view h) {
   return h.starts_with("*.");
@@ -72,24 +78,92 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-// The canonical form of an HTTPRoute match (absent fields take their defaults), and its
-// description; a rule without matches matches every path.
-std::pair<std::string, std::string> httpMatch(yaml::NodeRef match) {
+// Gathers a key's bytes either as a string or as their FNV-1a hash: every claim needs the
+// hash, and only claims whose hashes collide need the string.
+class KeyHash {
+ public:
+  void operator()(std::string_view bytes) {
+    for (char c : bytes) {
+      hash_ ^= static_cast<unsigned char>(c);
+      hash_ *= 1099511628211ull;
+    }
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 14695981039346656037ull;
+};
+
+class KeyText {
+ public:
+  void operator()(std::string_view bytes) { text_ += bytes; }
+  std::string take() { return std::move(text_); }
+
+ private:
+  std::string text_;
+};
+
+template <typename Sink>
+void joinedNameValues(yaml::NodeRef list, bool caseInsensitiveNames, Sink& out) {
+  if (list.size() == 0) return;
+  std::vector<std::string> items = nameValueMatches(list, caseInsensitiveNames);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out(" ");
+    out(items[i]);
+  }
+}
+
+// What a claim claims, as bytes: equal for claims of the same requests (absent fields take
+// their defaults; header and query matches are order-free).
+template <typename Sink>
+void claimKey(const graph::Route& route, std::string_view hostname, yaml::NodeRef match,
+              Sink& out) {
+  out(graph::routeKindName(route.kind));
+  out("|");
+  out(hostname);
+  out("|");
+  if (route.kind == graph::RouteKind::HTTP) {
+    yaml::NodeRef path = match.get("path");
+    out(orDefault(path.get("type"), "PathPrefix"));
+    out(" ");
+    out(orDefault(path.get("value"), "/"));
+    out("|");
+    out(match.get("method").str());
+    out("|");
+    joinedNameValues(match.get("headers"), true, out);
+    out("|");
+    joinedNameValues(match.get("queryParams"), false, out);
+  } else {
+    yaml::NodeRef method = match.get("method");
+    std::string_view service = method.get("service").str();
+    std::string_view name = method.get("method").str();
+    out(orDefault(method.get("type"), "Exact"));
+    out(" ");
+    out(service.empty() ? "*" : service);
+    out("/");
+    out(name.empty() ? "*" : name);
+    out("|");
+    joinedNameValues(match.get("headers"), true, out);
+  }
+}
+
+// How a claim reads in messages: "PathPrefix /cart, method GET"; absent fields take their
+// defaults, and a rule without matches matches every path.
+std::string httpWhat(yaml::NodeRef match) {
   yaml::NodeRef path = match.get("path");
   std::string pathText = std::string(orDefault(path.get("type"), "PathPrefix")) + " " +
                          std::string(orDefault(path.get("value"), "/"));
   std::string_view method = match.get("method").str();
   std::string headers = join(nameValueMatches(match.get("headers"), true));
   std::string query = join(nameValueMatches(match.get("queryParams"), false));
-  std::string key = pathText + "|" + std::string(method) + "|" + headers + "|" + query;
   std::string what =
       pathText + (method.empty() ? ", any method" : ", method " + std::string(method));
   if (!headers.empty()) what += ", headers " + headers;
   if (!query.empty()) what += ", query parameters " + query;
-  return {key, what};
+  return what;
 }
 
-std::pair<std::string, std::string> grpcMatch(yaml::NodeRef match) {
+std::string grpcWhat(yaml::NodeRef match) {
   yaml::NodeRef method = match.get("method");
   std::string_view service = method.get("service").str();
   std::string_view name = method.get("method").str();
@@ -99,7 +173,7 @@ std::pair<std::string, std::string> grpcMatch(yaml::NodeRef match) {
   std::string headers = join(nameValueMatches(match.get("headers"), true));
   std::string what = method ? "method " + methodText : std::string("any method");
   if (!headers.empty()) what += ", headers " + headers;
-  return {methodText + "|" + headers, what};
+  return what;
 }
 
 std::string_view creationTimestamp(const graph::Route& route) {
@@ -148,10 +222,13 @@ void reportOverlap(Context& ctx, const graph::Listener& l, const Claim& winner, 
                    std::string_view hostname) {
   const model::Resource& r = *loser.route->resource;
   const model::Resource& w = *winner.route->resource;
+  // For messages: "PathPrefix /cart, method GET".
+  const std::string what = loser.route->kind == graph::RouteKind::HTTP ? httpWhat(matchOf(loser))
+                                                                       : grpcWhat(matchOf(loser));
   std::string message =
       r.display() + " " + describeRule(*loser.rule) + " claims the same requests (" +
       (hostname.empty() ? std::string("any hostname") : "hostname " + std::string(hostname)) +
-      ", " + loser.what + ") as " + w.display() + " " + describeRule(*winner.rule) + " on " +
+      ", " + what + ") as " + w.display() + " " + describeRule(*winner.rule) + " on " +
       describeListener(l) + ", and only " + w.display() +
       " receives them: " + whyWinner(winner, loser) +
       ". Make the matches differ, or merge the rules";
@@ -164,12 +241,15 @@ void reportOverlap(Context& ctx, const graph::Listener& l, const Claim& winner, 
   f.related.push_back(relatedListener(l, describeListener(l)));
 }
 
-// Every claim the routes attached to `l` make, grouped by what they claim.
-std::map<std::string, Overlap> claimsOn(const graph::Listener& l,
-                                        const std::vector<const graph::Route*>& routes) {
-  std::map<std::string, Overlap> byKey;
+// Every group of two or more claims the routes attached to `l` make on the same requests,
+// ordered by their key. A listener can carry tens of thousands of claims and almost none
+// overlap: claims are told apart by the hash of their key, and only claims sharing a hash
+// build the key itself.
+std::vector<Overlap> overlapsOn(const graph::Listener& l,
+                                const std::vector<const graph::Route*>& routes) {
+  std::vector<Claim> claims;
+  claims.reserve(routes.size() * 2);
   for (const graph::Route* route : routes) {
-    const bool http = route->kind == graph::RouteKind::HTTP;
     for (std::string_view hostname : servedHostnames(l, *route)) {
       for (const graph::RouteRule& rule : route->rules) {
         yaml::NodeRef matches = rule.node.get("matches");
@@ -177,17 +257,39 @@ std::map<std::string, Overlap> claimsOn(const graph::Listener& l,
         const std::size_t count = std::max<std::size_t>(matches.size(), 1);
         for (std::size_t i = 0; i < count; ++i) {
           yaml::NodeRef match = matches.at(i);
-          auto [key, what] = http ? httpMatch(match) : grpcMatch(match);
-          Overlap& o = byKey[std::string(graph::routeKindName(route->kind)) + "|" +
-                             std::string(hostname) + "|" + key];
-          o.hostname = std::string(hostname);
-          o.claims.push_back({route, &rule, static_cast<std::uint32_t>(i),
-                              match ? match : rule.node, std::move(what)});
+          KeyHash hash;
+          claimKey(*route, hostname, match, hash);
+          claims.push_back({route, &rule, static_cast<std::uint32_t>(i), match ? match : rule.node,
+                            hostname, hash.value()});
         }
       }
     }
   }
-  return byKey;
+  std::vector<std::uint32_t> order(claims.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::tie(claims[a].hash, a) < std::tie(claims[b].hash, b);
+  });
+  std::map<std::string, Overlap> byKey;
+  for (std::size_t run = 0; run < order.size();) {
+    std::size_t end = run + 1;
+    while (end < order.size() && claims[order[end]].hash == claims[order[run]].hash) ++end;
+    if (end - run >= 2) {
+      for (std::size_t i = run; i < end; ++i) {  // in claim order: `order` breaks ties by it
+        const Claim& c = claims[order[i]];
+        KeyText key;
+        claimKey(*c.route, c.hostname, matchOf(c), key);
+        Overlap& o = byKey[key.take()];
+        o.hostname = std::string(c.hostname);
+        o.claims.push_back(c);
+      }
+    }
+    run = end;
+  }
+  std::vector<Overlap> out;
+  for (auto& [key, overlap] : byKey)
+    if (overlap.claims.size() >= 2) out.push_back(std::move(overlap));
+  return out;
 }
 
 // The HTTP and gRPC routes each listener accepted, in route order.
@@ -213,8 +315,7 @@ void check(Context& ctx) {
   forEachListener(ctx, [&](const graph::Listener& l) {
     auto routes = byListener.find(&l);
     if (routes == byListener.end()) return;
-    for (auto& [key, overlap] : claimsOn(l, routes->second)) {
-      if (overlap.claims.size() < 2) continue;
+    for (const Overlap& overlap : overlapsOn(l, routes->second)) {
       const Claim& winner =
           *std::min_element(overlap.claims.begin(), overlap.claims.end(), precedes);
       for (const Claim& loser : overlap.claims) {
