@@ -476,6 +476,7 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
       for (const Step& s : visible) key.push_back(s.display());
       if (!seen.insert({&profile, key}).second) continue;
       e.profile = &profile;
+      e.fullPath = path;
       e.path = std::move(visible);
       out.push_back(std::move(e));
     }

@@ -19,7 +19,8 @@ namespace pg::policy {
 // The effective policy of one kind on one target through one hierarchy path.
 struct Effective {
   const Profile* profile = nullptr;
-  Path path;  // least specific first; the last step is the target
+  Path path;      // the steps an explanation shows (visiblePath); the last is the target
+  Path fullPath;  // every level; Origin::step indexes it
   Value value;
   std::vector<Overridden> overridden;
   // Policies of the kind that reach the target on this path but contribute nothing

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/report/report.h"
+#include "lib/report/values.h"
 #include "lib/yaml/writer.h"
 
 namespace pg::report {
@@ -112,39 +113,6 @@ Json statusItems(const analysis::Analysis& a) {
   return items;
 }
 
-void writeYamlValue(yaml::Writer& w, const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::object:
-      w.beginMap();
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        w.key(it.key());
-        writeYamlValue(w, it.value());
-      }
-      w.endMap();
-      break;
-    case Json::value_t::array:
-      w.beginList();
-      for (const Json& e : v) writeYamlValue(w, e);
-      w.endList();
-      break;
-    case Json::value_t::string:
-      w.string(v.get<std::string>());
-      break;
-    case Json::value_t::boolean:
-      w.boolean(v.get<bool>());
-      break;
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-      w.integer(v.get<std::int64_t>());
-      break;
-    case Json::value_t::number_float:
-      w.number(v.get<double>());
-      break;
-    default:
-      w.null();
-  }
-}
-
 }  // namespace
 
 void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis) {
@@ -154,7 +122,7 @@ void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis) {
 
 void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis) {
   yaml::Writer w;
-  writeYamlValue(w, statusItems(analysis));
+  detail::writeYamlValue(w, statusItems(analysis));
   out << w.str();
 }
 
