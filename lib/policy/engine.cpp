@@ -49,6 +49,7 @@ class Resolver {
   Target read(const Policy& policy, yaml::NodeRef ref) const {
     Target t;
     t.node = ref;
+    t.at = ref;
     t.kind = std::string(ref.get("kind").str());
     yaml::NodeRef group = ref.get("group");
     t.group = group ? std::string(group.str()) : defaultGroup(t.kind);
@@ -65,15 +66,15 @@ class Resolver {
     t.level = levelOf(t.kind, !t.sectionName.empty());
     if (store_.isClusterScoped(t.group, t.kind)) t.namespace_.clear();
     if (t.kind.empty() || t.name.empty()) {
-      fail(t, "Invalid", "the target reference needs a kind and a name",
-           t.kind.empty() ? t.node : t.node);
+      fail(t, TargetProblem::Malformed, "Invalid", "the target reference needs a kind and a name",
+           t.node);
       return;
     }
     if (!policy.profile->allowsTarget(t.kind)) {
       std::string allowed;
       for (const std::string& k : policy.profile->targetKinds)
         allowed += (allowed.empty() ? "" : ", ") + k;
-      fail(t, "Invalid",
+      fail(t, TargetProblem::KindNotAllowed, "Invalid",
            policy.profile->kind + " cannot target a " + t.kind + " (it targets " + allowed + ")",
            t.node.get("kind"));
       return;
@@ -84,7 +85,7 @@ class Resolver {
           store_, policy.resource->group, policy.resource->kind, policy.resource->namespace_,
           t.group, t.kind, t.namespace_, t.name);
       if (!granted) {
-        fail(t, "Invalid",
+        fail(t, TargetProblem::OtherNamespace, "Invalid",
              "a policy may only target objects in its own namespace \"" +
                  std::string(policy.resource->namespace_) + "\" (no ReferenceGrant in \"" +
                  t.namespace_ + "\" allows it)",
@@ -94,12 +95,12 @@ class Resolver {
     }
     t.resource = store_.find(t.group, t.kind, t.namespace_, t.name);
     if (!t.resource) {
-      fail(t, "TargetNotFound", t.kind + " " + qualified(t) + " does not exist",
-           t.node.get("name"));
+      fail(t, TargetProblem::NotFound, "TargetNotFound",
+           t.kind + " " + qualified(t) + " does not exist", t.node.get("name"));
       return;
     }
     if (!t.sectionName.empty() && !sectionExists(t)) {
-      fail(t, "TargetNotFound",
+      fail(t, TargetProblem::SectionNotFound, "TargetNotFound",
            t.kind + " " + qualified(t) + " has no " + sectionWord(t.kind) + " named \"" +
                t.sectionName + "\"",
            t.node.get("sectionName"));
@@ -117,7 +118,9 @@ class Resolver {
     return "port";
   }
 
-  static void fail(Target& t, std::string reason, std::string message, yaml::NodeRef at) {
+  static void fail(Target& t, TargetProblem problem, std::string reason, std::string message,
+                   yaml::NodeRef at) {
+    t.problem = problem;
     t.reason = std::move(reason);
     t.message = std::move(message);
     t.at = at ? at : t.node;
@@ -166,6 +169,7 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
       if (r->group != group) continue;
       Target t;
       t.node = selector;
+      t.at = selector;
       t.group = group;
       t.kind = kind;
       t.namespace_ = std::string(r->namespace_);
@@ -179,21 +183,39 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
 
 }  // namespace
 
+std::size_t PolicyModel::AttachmentHash::operator()(const AttachmentKey& k) const {
+  return std::hash<const void*>()(k.first) ^ (std::hash<std::string>()(k.second) << 1);
+}
+
+void PolicyModel::indexAttachments() {
+  attachments_.clear();
+  for (const Policy& p : policies) {
+    for (const Target& t : p.targets) {
+      if (!t.attached()) continue;
+      std::vector<const Policy*>& at = attachments_[{t.resource, t.sectionName}];
+      if (std::find(at.begin(), at.end(), &p) == at.end()) at.push_back(&p);
+    }
+  }
+  for (auto& [key, list] : attachments_)
+    std::stable_sort(list.begin(), list.end(),
+                     [](const Policy* a, const Policy* b) { return established(*a, *b); });
+}
+
+std::span<const Policy* const> PolicyModel::attachedAll(const model::Resource& object,
+                                                        std::string_view section) const {
+  auto it = attachments_.find({&object, std::string(section)});
+  if (it == attachments_.end()) return {};
+  return it->second;
+}
+
 std::vector<const Policy*> PolicyModel::attachedTo(const Profile& profile,
                                                    const model::Resource& object,
                                                    std::string_view section) const {
   std::vector<const Policy*> out;
-  for (const Policy& p : policies) {
-    if (p.profile != &profile) continue;
-    for (const Target& t : p.targets) {
-      if (t.attached() && t.resource == &object && t.sectionName == section) {
-        out.push_back(&p);
-        break;
-      }
-    }
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Policy* a, const Policy* b) { return established(*a, *b); });
+  auto it = attachments_.find({&object, std::string(section)});
+  if (it == attachments_.end()) return out;
+  for (const Policy* p : it->second)
+    if (p->profile == &profile) out.push_back(p);
   return out;
 }
 
@@ -206,9 +228,10 @@ const Policy* PolicyModel::find(const model::Resource& resource) const {
 std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Profile& profile,
                                              const Path& path) {
   std::vector<Contribution> out;
+  // A policy its controller rejects as invalid takes part in no merge.
   for (std::size_t i = 0; i < path.size(); ++i)
     for (const Policy* p : model.attachedTo(profile, *path[i].object, path[i].section))
-      out.push_back({p, i});
+      if (p->invalidMessage.empty()) out.push_back({p, i});
   return out;
 }
 
@@ -285,6 +308,7 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
         break;
     }
   }
+  model.indexAttachments();
   FamilyContext context{store, topology, model, options};
   gatewayapi::writeStatus(context);
   kuadrant::writeStatus(context);
@@ -303,6 +327,8 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
     else if (same->status == "True")  // the first problem found stays the reason
       *same = rc.condition;
   }
+  for (const model::Resource* object : reachedObjects(model, topology, store))
+    model.effective.push_back({object, effectiveOn(model, topology, store, *object)});
   return model;
 }
 
@@ -488,22 +514,23 @@ std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
                                                    const graph::Topology& topology,
                                                    const model::Store& store) {
   std::set<const model::Resource*> reached;
-  for (const Policy& p : model.policies) {
-    for (const Target& t : p.targets) {
-      if (!t.attached()) continue;
-      reached.insert(t.resource);
-      if (p.profile->policyClass == PolicyClass::Direct) continue;
-      // Inherited policies reach everything below their target.
-      if (t.kind == "Gateway" || isListenerSet(t.kind) || t.kind == "GatewayClass" ||
-          t.kind == "Namespace") {
-        for (const graph::Route& r : topology.routes) {
-          PathBuilder builder(topology, store);
-          for (const Path& path : builder.routePaths(r, {}))
-            for (const Step& s : path)
-              if (s.object == t.resource) reached.insert(r.resource);
-        }
+  for (const Policy& p : model.policies)
+    for (const Target& t : p.targets)
+      if (t.attached()) reached.insert(t.resource);
+  // Inherited policies reach every route below their target: one walk over the routes,
+  // whatever the number of policies.
+  PathBuilder builder(topology, store);
+  for (const graph::Route& r : topology.routes) {
+    bool below = false;
+    for (const Path& path : builder.routePaths(r, {})) {
+      for (const Step& s : path) {
+        for (const Policy* p : model.attachedAll(*s.object, s.section))
+          below = below || p->profile->policyClass == PolicyClass::Inherited;
+        if (below) break;
       }
+      if (below) break;
     }
+    if (below) reached.insert(r.resource);
   }
   std::vector<const model::Resource*> out;
   for (const model::Resource& r : store.all())

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lib/config/config.h"
@@ -36,9 +39,18 @@ struct RouteCondition {
   graph::Condition condition;
 };
 
+// The effective policies on one object some policy reaches.
+struct ObjectEffective {
+  const model::Resource* object = nullptr;
+  std::vector<Effective> effective;
+};
+
 struct PolicyModel {
   ProfileSet profiles;
   std::vector<Policy> policies;  // Store order
+  // Every object some policy reaches (reachedObjects), in Store order, with its effective
+  // policies: what rules judge and snapshots record.
+  std::vector<ObjectEffective> effective;
   std::vector<TargetCondition> targetConditions;
   std::vector<RouteCondition> routeConditions;
 
@@ -46,7 +58,20 @@ struct PolicyModel {
   // most established first.
   std::vector<const Policy*> attachedTo(const Profile& profile, const model::Resource& object,
                                         std::string_view section = {}) const;
+  // Every policy attached to `object` (and section), whatever its kind.
+  std::span<const Policy* const> attachedAll(const model::Resource& object,
+                                             std::string_view section = {}) const;
   const Policy* find(const model::Resource& resource) const;
+
+  // Rebuilds the index behind `attachedTo` after `policies` changed.
+  void indexAttachments();
+
+ private:
+  using AttachmentKey = std::pair<const model::Resource*, std::string>;
+  struct AttachmentHash {
+    std::size_t operator()(const AttachmentKey& k) const;
+  };
+  std::unordered_map<AttachmentKey, std::vector<const Policy*>, AttachmentHash> attachments_;
 };
 
 struct PolicyOptions {
@@ -76,8 +101,7 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
 // a policy of the kind is attached to.
 Path visiblePath(const PolicyModel& model, const Profile& profile, const Path& path);
 
-// Every object some policy reaches (targets and what lies below them), in Store order:
-// what snapshots are written for.
+// Every object some policy reaches (targets and what lies below them), in Store order.
 std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
                                                    const graph::Topology& topology,
                                                    const model::Store& store);

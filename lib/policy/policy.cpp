@@ -66,9 +66,8 @@ bool established(const Policy& a, const Policy& b) {
     if (b.creationTimestamp.empty()) return true;
     return a.creationTimestamp < b.creationTimestamp;
   }
-  if (a.resource->namespace_ != b.resource->namespace_)
-    return a.resource->namespace_ < b.resource->namespace_;
-  return a.resource->name < b.resource->name;
+  // `{namespace}/{name}` as one string: `infra-x/a` sorts before `infra/b`.
+  return a.key() < b.key();
 }
 
 bool decidedByName(const Policy& a, const Policy& b) {

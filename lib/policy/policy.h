@@ -35,6 +35,16 @@ std::string_view levelName(Level level);
 enum class Role : std::uint8_t { Override, Default, Intent };
 std::string_view roleName(Role role);
 
+// Why a target reference does not attach.
+enum class TargetProblem : std::uint8_t {
+  None,
+  Malformed,        // no kind or no name
+  KindNotAllowed,   // the profile does not accept the kind
+  OtherNamespace,   // another namespace, and no ReferenceGrant allows it
+  NotFound,         // no such object in the input
+  SectionNotFound,  // the object has no listener, rule or port of that name
+};
+
 // One entry of `targetRef`, `targetRefs` or (Envoy Gateway) an object a `targetSelectors`
 // entry selects, resolved.
 struct Target {
@@ -52,8 +62,9 @@ struct Target {
   std::string reason;
   std::string message;
   yaml::NodeRef at;  // the field at fault
+  TargetProblem problem = TargetProblem::None;
 
-  bool attached() const { return reason.empty(); }
+  bool attached() const { return problem == TargetProblem::None; }
   model::ObjectRef ref() const;
 };
 

@@ -98,13 +98,13 @@ const std::vector<Profile>& builtinProfiles() {
   static const std::vector<Profile> profiles = [] {
     using C = PolicyClass;
     using F = Family;
-    const std::vector<std::string> routes = {"HTTPRoute", "GRPCRoute"};
-    const std::vector<std::string> gatewayAndRoutes = {"Gateway", "HTTPRoute", "GRPCRoute"};
     const std::vector<std::string> egAll = {"Gateway",   "ListenerSet", "XListenerSet", "HTTPRoute",
                                             "GRPCRoute", "TLSRoute",    "TCPRoute",     "UDPRoute"};
     return std::vector<Profile>{
-        make(kKuadrant, "AuthPolicy", C::Inherited, F::Kuadrant, gatewayAndRoutes, "rules"),
-        make(kKuadrant, "RateLimitPolicy", C::Inherited, F::Kuadrant, gatewayAndRoutes, "limits"),
+        // Kuadrant v1 attaches to Gateways (or a listener) and HTTPRoutes (or a rule).
+        make(kKuadrant, "AuthPolicy", C::Inherited, F::Kuadrant, {"Gateway", "HTTPRoute"}, "rules"),
+        make(kKuadrant, "RateLimitPolicy", C::Inherited, F::Kuadrant, {"Gateway", "HTTPRoute"},
+             "limits"),
         make(kKuadrant, "DNSPolicy", C::Direct, F::Kuadrant, {"Gateway"}),
         make(kKuadrant, "TLSPolicy", C::Direct, F::Kuadrant, {"Gateway"}),
         make(kEnvoyGateway, "BackendTrafficPolicy", C::Inherited, F::EnvoyGateway, egAll),

@@ -91,6 +91,13 @@ void apply(Value& into, yaml::NodeRef content, const Origin& origin, Strategy st
     for (auto [k, child] : content.entries()) {
       if (std::find(skip.begin(), skip.end(), k.str()) != skip.end()) continue;
       std::string key(k.str());
+      if (strategy == Strategy::Patch && child.isNull()) {  // RFC 7386: null removes
+        if (Value* existing = into.find(key)) {
+          logReplaced(*existing, joinField(prefix, key), origin, overridden);
+          into.erase(key);
+        }
+        continue;
+      }
       if (strategy == Strategy::Atomic || !child.isMapping()) {
         replaceEntry(into, key, wholeValue(child, origin), overridden, prefix);
       } else {
@@ -161,6 +168,72 @@ std::vector<const Policy*> contributorsOf(const Value& value) {
   for (const Provenance& p : provenanceOf(value))
     if (std::find(out.begin(), out.end(), p.origin.policy) == out.end())
       out.push_back(p.origin.policy);
+  return out;
+}
+
+}  // namespace pg::policy
+
+namespace pg::policy {
+
+bool sameValue(yaml::NodeRef a, yaml::NodeRef b) {
+  if (a.isScalar() && b.isScalar()) return a.str() == b.str() && a.isString() == b.isString();
+  if (a.isSequence() && b.isSequence()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!sameValue(a.at(i), b.at(i))) return false;
+    return true;
+  }
+  if (a.isMapping() && b.isMapping()) {
+    if (a.size() != b.size()) return false;
+    for (auto [k, v] : a.entries())
+      if (!sameValue(v, b.get(k.str()))) return false;
+    return true;
+  }
+  return !a && !b;
+}
+
+namespace {
+
+void leaves(const Value& v, const std::string& field,
+            std::vector<std::pair<std::string, const Value*>>& out) {
+  if (v.isNode()) {
+    out.emplace_back(field, &v);
+    return;
+  }
+  for (const auto& [k, child] : v.entries) leaves(child, joinField(field, k), out);
+}
+
+}  // namespace
+
+std::vector<std::string> conflictingFields(const Policy& a, const Policy& b) {
+  std::vector<std::string> out;
+  for (const Block& blockA : a.blocks) {
+    const Block* blockB = b.block(blockA.role);
+    if (!blockB) continue;
+    const std::vector<std::string_view>& skip =
+        blockA.role == Role::Intent ? targetKeys() : std::vector<std::string_view>{};
+    // Each alone, merged field by field: a field both set, with values that differ, is one
+    // where the winner matters.
+    Value va, vb;
+    std::vector<Overridden> ignored;
+    apply(va, blockA.node, {&a, blockA.role, Level::Gateway, 0}, Strategy::FieldMerge, ignored, {},
+          skip);
+    apply(vb, blockB->node, {&b, blockB->role, Level::Gateway, 0}, Strategy::FieldMerge, ignored,
+          {}, skip);
+    std::vector<std::pair<std::string, const Value*>> la, lb;
+    leaves(va, {}, la);
+    leaves(vb, {}, lb);
+    for (const auto& [field, value] : la) {
+      for (const auto& [otherField, other] : lb) {
+        bool overlaps = field == otherField || otherField.rfind(field + ".", 0) == 0 ||
+                        field.rfind(otherField + ".", 0) == 0;
+        if (!overlaps) continue;
+        if (field == otherField && sameValue(value->node, other->node)) continue;
+        std::string shorter = field.size() <= otherField.size() ? field : otherField;
+        if (std::find(out.begin(), out.end(), shorter) == out.end()) out.push_back(shorter);
+      }
+    }
+  }
   return out;
 }
 

@@ -80,3 +80,14 @@ std::vector<const Policy*> contributorsOf(const Value& value);
 std::string joinField(const std::string& prefix, std::string_view key);
 
 }  // namespace pg::policy
+
+namespace pg::policy {
+
+// Whether two nodes hold the same value (scalars by text, mappings whatever their key order).
+bool sameValue(yaml::NodeRef a, yaml::NodeRef b);
+
+// The fields two policies of one kind both set, in the same role, to different values: what
+// conflict resolution decides between them. Dotted paths, as in provenance.
+std::vector<std::string> conflictingFields(const Policy& a, const Policy& b);
+
+}  // namespace pg::policy

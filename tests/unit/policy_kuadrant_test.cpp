@@ -73,8 +73,8 @@ std::string limits(const std::vector<std::string>& names, const std::string& ind
   std::string out = indent + "limits:\n";
   int n = 1;
   for (const std::string& name : names)
-    out += indent + "  " + name + ":\n" + indent + "    rates:\n" + indent + "      - limit: " +
-           std::to_string(n++) + "\n" + indent + "        window: 1m\n";
+    out += indent + "  " + name + ":\n" + indent + "    rates:\n" + indent +
+           "      - limit: " + std::to_string(n++) + "\n" + indent + "        window: 1m\n";
   return out;
 }
 
@@ -260,8 +260,8 @@ TEST_CASE("kuadrant: unset removes a higher default, not a higher override") {
 
 TEST_CASE("kuadrant: malformed blocks make the policy Invalid and leave it out of the merge") {
   SUBCASE("defaults and bare rules together") {
-    Fixture f(rlp("gw-limits", "Gateway/gw",
-                  block("defaults", "atomic", {"a"}) + limits({"b"}, "  ")));
+    Fixture f(
+        rlp("gw-limits", "Gateway/gw", block("defaults", "atomic", {"a"}) + limits({"b"}, "  ")));
     const policy::Policy& p = f.policy("gw-limits");
     CHECK(p.invalidMessage.find("implicit defaults") != std::string::npos);
     CHECK(conditionText(f.condition("gw-limits", "Accepted")).starts_with("False Invalid "));
@@ -283,8 +283,9 @@ TEST_CASE("kuadrant: malformed blocks make the policy Invalid and leave it out o
           "spec.defaults.strategy must be \"atomic\" or \"merge\", not \"deep\"");
   }
   SUBCASE("a condition on the lower policy (RFC 0009's `when` for constraints)") {
-    Fixture f(rlp("gw-limits", "Gateway/gw",
-                  block("overrides", "merge", {"a"}) + "    when: self.limits.a.rates[0].limit > 1\n"));
+    Fixture f(
+        rlp("gw-limits", "Gateway/gw",
+            block("overrides", "merge", {"a"}) + "    when: self.limits.a.rates[0].limit > 1\n"));
     CHECK(f.policy("gw-limits").invalidMessage.starts_with("spec.overrides.when must be a list"));
   }
   SUBCASE("request predicates are a rule of the block, merged like the others") {
@@ -303,7 +304,8 @@ TEST_CASE("kuadrant: a missing target") {
 }
 
 TEST_CASE("kuadrant: a gateway without routes enforces nothing yet") {
-  Fixture f(rlp("gw-limits", "Gateway/gw", limits({"a"})), R"(apiVersion: gateway.networking.k8s.io/v1
+  Fixture f(rlp("gw-limits", "Gateway/gw", limits({"a"})),
+            R"(apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
 metadata:
   name: kuadrant
@@ -481,8 +483,7 @@ TEST_CASE("kuadrant: direct kinds — the established policy wins, the other is 
   CHECK(conditionText(f.condition("second", "Accepted", "DNSPolicy")) ==
         "False Conflicted Policy is conflicted by shop/first");
   CHECK(f.condition("first", "Enforced", "DNSPolicy") == nullptr);
-  std::vector<policy::Effective> all =
-      f.on(f.object("gateway.networking.k8s.io", "Gateway", "gw"));
+  std::vector<policy::Effective> all = f.on(f.object("gateway.networking.k8s.io", "Gateway", "gw"));
   REQUIRE(all.size() == 1);
   CHECK(fields(all[0]) == Fields{{"providerRefs", "first"}});
   REQUIRE(all[0].ineffective.size() == 1);

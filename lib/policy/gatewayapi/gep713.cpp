@@ -27,6 +27,25 @@ graph::Condition condition(std::string type, bool ok, std::string reason, std::s
   return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
 }
 
+// A block may pick its own merge strategy with a `strategy` field (GEP-713, "Selecting a
+// merge strategy at runtime"): atomic, patch or merge. Any other value is a field of the
+// policy like the rest.
+Block blockOf(Role role, yaml::NodeRef node, Strategy strategy) {
+  Block b{role, node, strategy, {}};
+  yaml::NodeRef field = node.get("strategy");
+  std::string_view text = field.str();
+  if (text == "atomic")
+    b.strategy = Strategy::Atomic;
+  else if (text == "patch")
+    b.strategy = Strategy::Patch;
+  else if (text == "merge")
+    b.strategy = Strategy::FieldMerge;
+  else
+    return b;
+  b.strategyNode = field;
+  return b;
+}
+
 }  // namespace
 
 void readBlocks(Policy& policy) {
@@ -38,8 +57,8 @@ void readBlocks(Policy& policy) {
   }
   yaml::NodeRef override = either(spec, "override", "overrides");
   yaml::NodeRef defaults = either(spec, "default", "defaults");
-  if (override.isMapping()) policy.blocks.push_back({Role::Override, override, strategy, {}});
-  if (defaults.isMapping()) policy.blocks.push_back({Role::Default, defaults, strategy, {}});
+  if (override.isMapping()) policy.blocks.push_back(blockOf(Role::Override, override, strategy));
+  if (defaults.isMapping()) policy.blocks.push_back(blockOf(Role::Default, defaults, strategy));
   if (override && !override.isMapping()) {
     policy.invalidMessage = "spec.override must be a mapping of policy fields";
     policy.invalidAt = override;
@@ -49,7 +68,7 @@ void readBlocks(Policy& policy) {
   }
   // A kind labelled inherited whose policy has neither block declares an intent: implicit
   // defaults (GEP-2649, as Kuadrant's RFC puts it).
-  if (!override && !defaults) policy.blocks.push_back({Role::Intent, spec, strategy, {}});
+  if (!override && !defaults) policy.blocks.push_back(blockOf(Role::Intent, spec, strategy));
 }
 
 Effective effective(const Profile& profile, const Path& path,
@@ -104,12 +123,24 @@ Effective effective(const Profile& profile, const Path& path,
       for (const Block& b : c->policy->blocks)
         if (b.role == Role::Override) order.push_back({c, &b});
 
+  // The established policy's strategy decides (GEP-713: "established => f"): a default
+  // merges into what the levels above left by the strategy of the default merged before it
+  // from a less specific level (at one level, the one merged last is the established one);
+  // an override, merged from the most specific level up, is itself the established one.
+  const Application* previousDefault = nullptr;
   for (const Application& a : order) {
     const Contribution& c = *a.contribution;
     Origin origin{c.policy, a.block->role, path[c.step].level, c.step};
-    const std::vector<std::string_view>& skip =
-        a.block->role == Role::Intent ? targetKeys() : std::vector<std::string_view>{};
-    apply(e.value, a.block->node, origin, a.block->strategy, e.overridden, {}, skip);
+    Strategy strategy = a.block->strategy;
+    if (a.block->role != Role::Override) {
+      if (previousDefault && previousDefault->contribution->step < c.step)
+        strategy = previousDefault->block->strategy;
+      previousDefault = &a;
+    }
+    std::vector<std::string_view> skip;
+    if (a.block->role == Role::Intent) skip = targetKeys();
+    if (a.block->strategyNode) skip.push_back("strategy");
+    apply(e.value, a.block->node, origin, strategy, e.overridden, {}, skip);
   }
   std::vector<const Policy*> contributors = contributorsOf(e.value);
   for (const Policy* p : reaching)

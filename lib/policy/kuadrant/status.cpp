@@ -39,7 +39,8 @@ graph::Condition acceptedCondition(const Policy& policy, const PolicyModel& mode
       for (const Policy* rival : model.attachedTo(*policy.profile, *t.resource, t.sectionName)) {
         if (rival == &policy) break;
         if (usable(*rival))
-          return condition("Accepted", false, "Conflicted", "Policy is conflicted by " + rival->key());
+          return condition("Accepted", false, "Conflicted",
+                           "Policy is conflicted by " + rival->key());
       }
     }
   }
