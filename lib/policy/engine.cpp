@@ -75,7 +75,7 @@ class Resolver {
       for (const std::string& k : policy.profile->targetKinds)
         allowed += (allowed.empty() ? "" : ", ") + k;
       fail(t, TargetProblem::KindNotAllowed, "Invalid",
-           policy.profile->kind + " cannot target a " + t.kind + " (it targets " + allowed + ")",
+           policy.profile->kind + " cannot target " + t.kind + " objects (it targets " + allowed + ")",
            t.node.get("kind"));
       return;
     }
@@ -190,6 +190,9 @@ std::size_t PolicyModel::AttachmentHash::operator()(const AttachmentKey& k) cons
 void PolicyModel::indexAttachments() {
   attachments_.clear();
   for (const Policy& p : policies) {
+    // A policy its controller rejects for its content attaches nowhere: it neither applies
+    // nor makes a valid newer policy Conflicted.
+    if (!p.invalidMessage.empty()) continue;
     for (const Target& t : p.targets) {
       if (!t.attached()) continue;
       std::vector<const Policy*>& at = attachments_[{t.resource, t.sectionName}];

@@ -34,10 +34,14 @@ Value wholeValue(yaml::NodeRef node, const Origin& origin) {
 
 namespace {
 
-// Every policy whose part of `v` the new value replaces.
+bool sameNode(yaml::NodeRef a, yaml::NodeRef b);
+
+// Every policy whose part of `v` the new value replaces. A replacement by the same value
+// (`with`, when known) overrides nothing.
 void logReplaced(const Value& v, const std::string& field, const Origin& by,
-                 std::vector<Overridden>& overridden) {
+                 std::vector<Overridden>& overridden, yaml::NodeRef with = {}) {
   if (v.isNode()) {
+    if (with && sameNode(v.node, with)) return;
     if (v.origin.policy != by.policy || v.origin.role != by.role)
       overridden.push_back({field, v.origin.policy, v.origin.role, by.policy, by.role});
     return;
@@ -56,6 +60,10 @@ void explode(Value& v) {
     v.entries.emplace_back(std::string(k.str()), wholeValue(child, origin));
 }
 
+bool sameNode(yaml::NodeRef a, yaml::NodeRef b) {
+  return sameValue(a, b);
+}
+
 }  // namespace
 
 void replaceEntry(Value& into, const std::string& key, Value value,
@@ -66,7 +74,7 @@ void replaceEntry(Value& into, const std::string& key, Value value,
     into = Value{};
   }
   if (Value* existing = into.find(key)) {
-    logReplaced(*existing, joinField(prefix, key), value.origin, overridden);
+    logReplaced(*existing, joinField(prefix, key), value.origin, overridden, value.node);
     *existing = std::move(value);
     return;
   }
@@ -140,7 +148,7 @@ void apply(Value& into, yaml::NodeRef content, const Origin& origin, Strategy st
       apply(*existing, child, origin, strategy, overridden, field);
       continue;
     }
-    logReplaced(*existing, field, origin, overridden);
+    logReplaced(*existing, field, origin, overridden, child);
     *existing = wholeValue(child, origin);
   }
 }

@@ -10,7 +10,7 @@ using namespace policyrules;
 void check(Context& ctx) {
   const policy::PolicyModel& model = ctx.analysis().policies;
   for (const policy::Policy& p : model.policies) {
-    if (!conflicted(p)) continue;
+    if (!conflicted(p) || !p.invalidMessage.empty()) continue;
     for (const policy::Target& t : p.targets) {
       if (!t.attached()) continue;
       std::vector<const policy::Policy*> rivals =

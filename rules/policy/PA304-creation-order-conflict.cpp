@@ -15,11 +15,26 @@ std::string joined(const std::vector<std::string>& fields) {
   return out;
 }
 
+// The blocks both policies have in one role where the winner's takes the whole block
+// (atomic strategy): the loser's block is dropped even when they set different fields.
+std::vector<std::string> atomicBlocks(const policy::Policy& winner, const policy::Policy& p) {
+  std::vector<std::string> out;
+  for (const policy::Block& b : p.blocks) {
+    const policy::Block* w = winner.block(b.role);
+    if (!w || w->strategy != policy::Strategy::Atomic || policy::sameValue(w->node, b.node))
+      continue;
+    std::string role(policy::roleName(b.role));
+    out.push_back((role.front() == 'd' ? "a " : "an ") + role);
+  }
+  return out;
+}
+
 // Two policies of one kind on one target that conflict, with nothing but their names to
 // order them: in a cluster the older one wins, and the manifests do not say which that is.
 void check(Context& ctx) {
   const policy::PolicyModel& model = ctx.analysis().policies;
   for (const policy::Policy& p : model.policies) {
+    if (!p.invalidMessage.empty()) continue;  // rejected for its content: PA309
     for (const policy::Target& t : p.targets) {
       if (!t.attached()) continue;
       std::vector<const policy::Policy*> rivals =
@@ -29,22 +44,30 @@ void check(Context& ctx) {
       for (auto it = rivals.begin(); it != self; ++it) {
         const policy::Policy& winner = **it;
         if (!policy::decidedByName(winner, p)) continue;
-        std::string what;
+        std::string what, fix;
         if (conflicted(p)) {
           what = "only one " + p.profile->kind + " per target is applied; policygraph simulates " +
                  winner.key() + " winning and " + p.key() + " rejected as Conflicted";
+          fix = "Merge them into one policy, or point one at another target";
         } else {
           std::vector<std::string> fields = policy::conflictingFields(winner, p);
-          if (fields.empty()) continue;
-          what = "both set " + joined(fields) + " to different values; policygraph simulates " +
-                 winner.key() + "'s values winning";
+          std::vector<std::string> atomic = atomicBlocks(winner, p);
+          if (fields.empty() && atomic.empty()) continue;
+          std::string set = fields.empty() ? std::string()
+                                           : "both set " + joined(fields) + " to different values";
+          if (!atomic.empty())
+            set += (set.empty() ? "" : ", and ") + std::string("both have ") + joined(atomic) +
+                   " block, which the winner replaces whole (atomic strategy)";
+          what = set + "; policygraph simulates " + winner.key() + "'s values winning";
+          fix = atomic.empty() ? "Merge them, or make them set different fields"
+                               : "Merge them into one policy";
         }
         model::Finding& f =
             reportOn(ctx, p, t.at,
                      p.profile->kind + " " + p.key() + " and " + winner.key() + " both target " +
                          describeTarget(t) + ": " + what +
                          " (name order), but in a cluster the one created first wins and neither "
-                         "manifest says which. Merge them, or make them set different fields");
+                         "manifest says which. " + fix);
         f.objects.push_back(winner.display());
         for (const policy::Target& wt : winner.targets)
           if (wt.resource == t.resource && wt.sectionName == t.sectionName)

@@ -25,6 +25,7 @@ void check(Context& ctx) {
   for (const policy::Policy& p : ctx.analysis().policies.policies) {
     if (p.profile->policyClass != policy::PolicyClass::Inherited) continue;
     if (!routesCanBeBelow(*p.profile) || conflicted(p)) continue;
+    if (!p.invalidMessage.empty()) continue;  // rejected outright: PA309
     auto it = reach.find(&p);
     if (it != reach.end() && it->second.reachesRoute) continue;
     for (const policy::Target& t : p.targets) {

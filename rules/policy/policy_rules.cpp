@@ -1,6 +1,7 @@
 #include "rules/policy/policy_rules.h"
 
 #include <algorithm>
+#include <span>
 
 namespace pg::rules::policyrules {
 
@@ -32,6 +33,82 @@ bool conflicted(const policy::Policy& p) {
   return std::any_of(p.conditions.begin(), p.conditions.end(), isConflicted);
 }
 
+namespace {
+
+// The first step of `path` the policy is attached to (path.size() when none).
+std::size_t stepOf(const policy::PolicyModel& model, const policy::Path& path,
+                   const policy::Policy* p) {
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    std::span<const policy::Policy* const> at = model.attachedAll(*path[i].object, path[i].section);
+    if (std::find(at.begin(), at.end(), p) != at.end()) return i;
+  }
+  return path.size();
+}
+
+Relation relationOf(const policy::PolicyModel& model, const policy::Path& path,
+                    const policy::Policy* replaced, const policy::Policy* by) {
+  if (replaced == by) return Relation::Self;
+  std::size_t a = stepOf(model, path, replaced), b = stepOf(model, path, by);
+  if (a == b) return Relation::SameTarget;
+  return b < a ? Relation::Above : Relation::Below;
+}
+
+}  // namespace
+
+bool Reach::onlyOverrides() const {
+  return !replacedBy.empty() &&
+         std::all_of(replacedBy.begin(), replacedBy.end(), [](const Replacement& r) {
+           return r.byRole == policy::Role::Override && r.relation != Relation::Self &&
+                  r.relation != Relation::Below;
+         });
+}
+
+bool Reach::dependsOnNameOrder(const policy::Policy& p) const {
+  return std::any_of(replacedBy.begin(), replacedBy.end(), [&](const Replacement& r) {
+    return r.relation == Relation::SameTarget && r.role == r.byRole &&
+           policy::decidedByName(*r.by, p);
+  });
+}
+
+std::string describeReplacements(const policy::Policy& p, const Reach& reach,
+                                 std::optional<policy::Role> role) {
+  std::string out;
+  std::vector<std::string> seen;
+  for (const Replacement& r : reach.replacedBy) {
+    if (role && r.role != *role) continue;
+    std::string part;
+    switch (r.relation) {
+      case Relation::Self:
+        part = "its own " + std::string(policy::roleName(r.byRole));
+        break;
+      case Relation::Above:
+        part = "the " + std::string(policy::roleName(r.byRole)) + " of " + r.by->display() +
+               " (attached above it)";
+        break;
+      case Relation::Below:
+        part = "the " + std::string(policy::roleName(r.byRole)) + " of " + r.by->display() +
+               " (attached below it)";
+        break;
+      case Relation::SameTarget:
+        if (r.byRole == policy::Role::Override && r.role != policy::Role::Override)
+          part = "the override of " + r.by->display() + " (on the same target)";
+        else
+          part = r.by->display() + ", on the same target and established first (creationTimestamp " +
+                 (r.by->creationTimestamp.empty() ? std::string("none")
+                                                  : std::string(r.by->creationTimestamp)) +
+                 " against " +
+                 (p.creationTimestamp.empty() ? std::string("none")
+                                              : std::string(p.creationTimestamp)) +
+                 ")";
+        break;
+    }
+    if (std::find(seen.begin(), seen.end(), part) != seen.end()) continue;
+    seen.push_back(part);
+    out += (out.empty() ? "" : "; ") + part;
+  }
+  return out;
+}
+
 std::map<const policy::Policy*, Reach> reachOf(const analysis::Analysis& a) {
   std::map<const policy::Policy*, Reach> out;
   for (const policy::ObjectEffective& object : a.policies.effective) {
@@ -50,11 +127,13 @@ std::map<const policy::Policy*, Reach> reachOf(const analysis::Analysis& a) {
         if (prov.origin.role == policy::Role::Default)
           out[prov.origin.policy].defaultTakesEffect = true;
       for (const policy::Overridden& o : e.overridden) {
-        if (o.by == o.policy) continue;
+        Replacement rep{o.by, o.role, o.byRole, relationOf(a.policies, e.fullPath, o.policy, o.by)};
+        // A block replacing an earlier block of the same policy is the merge itself at work
+        // (a policy on two levels of one path), not a loss.
+        if (rep.relation == Relation::Self && o.role == o.byRole) continue;
         Reach& r = out[o.policy];
-        if (std::find(r.overriddenBy.begin(), r.overriddenBy.end(), o.by) == r.overriddenBy.end())
-          r.overriddenBy.push_back(o.by);
-        if (o.byRole != policy::Role::Override) r.onlyOverrides = false;
+        if (std::find(r.replacedBy.begin(), r.replacedBy.end(), rep) == r.replacedBy.end())
+          r.replacedBy.push_back(rep);
       }
     }
   }

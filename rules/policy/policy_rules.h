@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,17 +26,40 @@ model::Finding& reportOn(Context& ctx, const policy::Policy& p, yaml::NodeRef at
 // The location of a policy's target reference, for related locations.
 model::Location targetLocation(const policy::Policy& p, const policy::Target& t);
 
+// Where the policy that replaced a field stands relative to the policy it replaced, on the
+// hierarchy path where it happened.
+enum class Relation { Self, Above, SameTarget, Below };
+
+// One way a policy lost fields: to whom, in which of its blocks, by which block.
+struct Replacement {
+  const policy::Policy* by = nullptr;
+  policy::Role role = policy::Role::Intent;    // the block of the replaced policy
+  policy::Role byRole = policy::Role::Intent;  // the block that replaced it
+  Relation relation = Relation::Above;
+  bool operator==(const Replacement&) const = default;
+};
+
 // Every policy's standing across the objects it reaches (PolicyModel::effective).
 struct Reach {
   std::size_t paths = 0;            // hierarchy paths the policy is on
   std::size_t effectiveOn = 0;      // paths where it sets at least one field
   bool defaultTakesEffect = false;  // some field of its default block survives somewhere
   bool reachesRoute = false;
-  // Policies that replaced its fields, with the roles they did it in.
-  std::vector<const policy::Policy*> overriddenBy;
-  bool onlyOverrides = true;  // every replacement of its fields was by an override
+  std::vector<Replacement> replacedBy;  // distinct
+
+  // Every replacement was by an override of another policy (above it, or on the same
+  // target): what PA305 reports when nothing of the policy is left.
+  bool onlyOverrides() const;
+  // Some field went to a policy on the same target, in the same role, ahead of it by name
+  // alone: the outcome is PA304's to report, since a cluster may order them otherwise.
+  bool dependsOnNameOrder(const policy::Policy& p) const;
 };
 std::map<const policy::Policy*, Reach> reachOf(const analysis::Analysis& a);
+
+// "the override of TimeoutPolicy/infra/public (attached above it)", ...: who replaced the
+// fields of `role` (every role when unset), for messages.
+std::string describeReplacements(const policy::Policy& p, const Reach& reach,
+                                 std::optional<policy::Role> role = {});
 
 // Whether a policy's status says the controller rejected it as Conflicted.
 bool conflicted(const policy::Policy& p);
