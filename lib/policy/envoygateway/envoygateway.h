@@ -28,8 +28,16 @@ struct Problem {
 // checks that need nothing but the spec and the objects it names.
 std::optional<Problem> validate(const Policy& policy, const model::Store& store);
 
+// A field of a mapping as Go's JSON decoder finds it: the exact key, else one that differs
+// in case only. Envoy Gateway's own manifests rely on it (`Name:`, `Kind:` in backendRefs).
+yaml::NodeRef goField(yaml::NodeRef map, std::string_view key);
+
 // `mergeType` of a route policy: how it combines with its Gateway-side policy; nullopt when
 // the policy replaces it (no mergeType).
 std::optional<Strategy> mergeStrategy(const Policy& policy);
+
+// Status allows 16 ancestors: Envoy Gateway keeps the first 16 in reference order and says so
+// on the last one kept. Also used for BackendTLSPolicy, whose status it writes the same way.
+void truncateAncestors(Policy& policy);
 
 }  // namespace pg::policy::envoygateway
