@@ -266,9 +266,8 @@ TEST_CASE("kuadrant: malformed blocks make the policy Invalid and leave it out o
     CHECK(p.invalidMessage.find("implicit defaults") != std::string::npos);
     CHECK(conditionText(f.condition("gw-limits", "Accepted")).starts_with("False Invalid "));
     CHECK(f.condition("gw-limits", "Enforced") == nullptr);
-    policy::Effective e = onRoute(f);
-    CHECK(e.value.empty());
-    REQUIRE(e.ineffective.size() == 1);
+    // Rejected for its content, it attaches nowhere: nothing reaches the route.
+    CHECK(f.on(f.route()).empty());
   }
   SUBCASE("defaults and overrides together") {
     Fixture f(rlp("gw-limits", "Gateway/gw",
@@ -282,10 +281,10 @@ TEST_CASE("kuadrant: malformed blocks make the policy Invalid and leave it out o
     CHECK(f.policy("gw-limits").invalidMessage ==
           "spec.defaults.strategy must be \"atomic\" or \"merge\", not \"deep\"");
   }
-  SUBCASE("a condition on the lower policy (RFC 0009's `when` for constraints)") {
-    Fixture f(
-        rlp("gw-limits", "Gateway/gw",
-            block("overrides", "merge", {"a"}) + "    when: self.limits.a.rates[0].limit > 1\n"));
+  SUBCASE("a condition on the lower policy outside the CEL subset policygraph evaluates") {
+    Fixture f(rlp("gw-limits", "Gateway/gw",
+                  block("overrides", "merge", {"a"}) +
+                      "    when: self.limits.all(r, r.rates[0].limit > 1)\n"));
     CHECK(f.policy("gw-limits").invalidMessage.starts_with("spec.overrides.when must be a list"));
   }
   SUBCASE("request predicates are a rule of the block, merged like the others") {
@@ -490,4 +489,22 @@ TEST_CASE("kuadrant: direct kinds — the established policy wins, the other is 
   CHECK(all[0].ineffective[0]->resource->name == "second");
   // A direct policy on the Gateway does not reach the routes below it.
   CHECK(f.on(f.route()).empty());
+}
+
+TEST_CASE("kuadrant: a constraint applies its block only where it holds for the lower policy") {
+  auto fixture = [](const std::string& condition) {
+    return rlp("gw-limits", "Gateway/gw",
+               block("overrides", "merge", {"a"}) + "    when: " + condition + "\n") +
+           rlp("route-limits", "HTTPRoute/route", limits({"a"}));
+  };
+  SUBCASE("the lower policy violates it: the override applies") {
+    Fixture f(fixture("self.limits.a.rates[0].limit > 0"));
+    CHECK(f.policy("gw-limits").invalidMessage.empty());
+    CHECK(fields(onRoute(f)) == Fields{{"limits.a", "gw-limits"}});
+  }
+  SUBCASE("the lower policy complies: its own rule stays") {
+    Fixture f(fixture("self.limits.a.rates[0].limit > 5"));
+    CHECK(fields(onRoute(f)) == Fields{{"limits.a", "route-limits"}});
+    CHECK(conditionText(f.condition("gw-limits", "Enforced")).starts_with("False Unknown "));
+  }
 }

@@ -1,16 +1,17 @@
 // Reading Kuadrant policies: which block a policy declares (defaults, overrides, or bare
 // rules as implicit atomic defaults) and the named rules inside it.
 //
-// `when` on a block: Kuadrant v1 reads it as a list of request predicates (`- predicate:
+// `when` on a block: Kuadrant v1 reads a list there as request predicates (`- predicate:
 // <CEL>`), evaluated by the gateway on each request, and merges it as one more rule of the
-// block. The RFC's examples E1-E3 propose another `when`: a CEL condition on the lower
-// policy (`self`) that decides whether the block applies at all. policygraph evaluates no
-// CEL, and guessing either way would print an effective policy the cluster may not have;
-// the v1 schema also refuses anything but a list there. So a `when` that is not a list
-// makes the policy Invalid, with a message that says why, and it takes no part in the merge.
+// block. The RFC's examples E1-E3 propose another `when`: one CEL expression on the lower
+// policy (`self`) that decides whether the block applies at all (constraints). policygraph
+// evaluates the subset of CEL such conditions are written in (when.h) and applies the block
+// only where it holds; a condition outside the subset makes the policy Invalid, with the
+// reason, since guessing either way would print an effective policy the cluster may not have.
 #include <algorithm>
 
 #include "lib/policy/kuadrant/kuadrant.h"
+#include "lib/policy/kuadrant/when.h"
 
 namespace pg::policy::kuadrant {
 
@@ -46,16 +47,6 @@ yaml::NodeRef at(yaml::NodeRef node, const std::vector<std::string>& path) {
   return node;
 }
 
-// The top-level keys of a block that hold rules: present at the top of a spec, they are
-// bare rules.
-std::vector<std::string> ruleKeys(const Profile& profile) {
-  std::vector<std::string> keys;
-  for (const Slot& s : layoutOf(profile))
-    if (std::find(keys.begin(), keys.end(), s.path.front()) == keys.end())
-      keys.push_back(s.path.front());
-  return keys;
-}
-
 void invalid(Policy& policy, std::string message, yaml::NodeRef node) {
   if (!policy.invalidMessage.empty()) return;  // the first problem is the one reported
   policy.invalidMessage = std::move(message);
@@ -83,13 +74,16 @@ void readBlock(Policy& policy, Role role, std::string_view name, yaml::NodeRef n
 }
 
 void checkWhen(Policy& policy, std::string_view where, yaml::NodeRef content) {
-  yaml::NodeRef when = content.get("when");
-  if (!when || when.isSequence() || when.isNull()) return;
+  yaml::NodeRef when = conditionWhen(content);
+  if (!when) return;
+  std::string error = "it is not a string";
+  if (when.isString()) WhenExpression::parse(when.str(), error);
   invalid(policy,
           std::string(where) +
-              ".when must be a list of request predicates (`- predicate: <CEL>`); a "
-              "condition on the lower policy, as RFC 0009 proposes for constraints, is not "
-              "supported",
+              ".when must be a list of request predicates (`- predicate: <CEL>`), or a "
+              "condition on the lower policy (RFC 0009's constraints) in the CEL subset "
+              "policygraph evaluates; " +
+              error,
           when);
 }
 
@@ -103,6 +97,8 @@ std::vector<NamedRule> rulesOf(const Profile& profile, yaml::NodeRef content) {
     yaml::NodeRef node = at(content, slot.path);
     if (!node || node.isNull()) continue;
     if (!slot.named) {
+      // A constraint is a condition on the block, not a rule of it.
+      if (!node.isSequence() && slot.path.size() == 1 && slot.path.front() == "when") continue;
       if (node.isSequence() && node.size() == 0) continue;  // no predicates: nothing to merge
       out.push_back({slot.path, node, i});
       continue;
@@ -148,6 +144,27 @@ bool usable(const Policy& policy) {
   return policy.invalidMessage.empty();
 }
 
+std::vector<std::string> bareRuleKeys(const Profile& profile) {
+  std::vector<std::string> keys;
+  for (const Slot& s : layoutOf(profile))
+    if (std::find(keys.begin(), keys.end(), s.path.front()) == keys.end())
+      keys.push_back(s.path.front());
+  return keys;
+}
+
+yaml::NodeRef constraintWhen(yaml::NodeRef content) {
+  yaml::NodeRef when = content.get("when");
+  if (!when.isScalar() || !when.isString()) return {};
+  std::string error;
+  return WhenExpression::parse(when.str(), error) ? when : yaml::NodeRef();
+}
+
+yaml::NodeRef conditionWhen(yaml::NodeRef content) {
+  yaml::NodeRef when = content.get("when");
+  if (!when || when.isSequence() || when.isNull() || constraintWhen(content)) return {};
+  return when;
+}
+
 void readBlocks(Policy& policy) {
   yaml::NodeRef spec = policy.resource->spec();
   if (policy.profile->policyClass == PolicyClass::Direct) {
@@ -158,7 +175,7 @@ void readBlocks(Policy& policy) {
   yaml::NodeRef defaults = spec.get("defaults");
   yaml::NodeRef overrides = spec.get("overrides");
   yaml::NodeRef bare;
-  for (const std::string& key : ruleKeys(*policy.profile))
+  for (const std::string& key : bareRuleKeys(*policy.profile))
     if (!bare) bare = spec.get(key);
 
   // The v1 CRDs allow exactly one of the three (their x-kubernetes-validations), so a policy

@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "lib/policy/kuadrant/kuadrant.h"
+#include "lib/policy/kuadrant/when.h"
 
 namespace pg::policy::kuadrant {
 
@@ -36,6 +37,13 @@ class Merger {
   Merger(const Profile& profile, Effective& effective) : profile_(profile), e_(effective) {}
 
   void merge(const Origin& origin, const Block& block) {
+    // RFC 0009 constraints: the block applies only when its condition holds for the lower
+    // policy as merged so far.
+    if (yaml::NodeRef when = constraintWhen(block.node)) {
+      std::string error;
+      std::optional<WhenExpression> condition = WhenExpression::parse(when.str(), error);
+      if (!condition || !condition->holds(current())) return;
+    }
     std::vector<NamedRule> rules = rulesOf(profile_, block.node);
     const bool atomic = block.strategy == Strategy::Atomic;
     if (block.role == Role::Override) {
@@ -83,8 +91,20 @@ class Merger {
     std::stable_sort(rules_.begin(), rules_.end(), [](const Entry& a, const Entry& b) {
       return std::tie(a.rule.slot, a.rule.id) < std::tie(b.rule.slot, b.rule.id);
     });
+    build(e_.value);
+  }
+
+  // The policy merged so far, as `self` of a constraint sees it.
+  Value current() const {
+    Value v;
+    build(v);
+    return v;
+  }
+
+ private:
+  void build(Value& out) const {
     for (const Entry& entry : rules_) {
-      Value* into = &e_.value;
+      Value* into = &out;
       const std::vector<std::string>& id = entry.rule.id;
       for (std::size_t i = 0; i + 1 < id.size(); ++i) {
         Value* next = into->find(id[i]);
@@ -95,7 +115,6 @@ class Merger {
     }
   }
 
- private:
   bool hasRules() const {
     return std::any_of(rules_.begin(), rules_.end(),
                        [&](const Entry& e) { return countsAsRule(profile_, e.rule); });

@@ -42,4 +42,16 @@ std::string fieldOf(const std::vector<std::string>& id);
 // Whether the policy takes part in the merge: accepted and not invalid.
 bool usable(const Policy& policy);
 
+// The keys that hold rules at the top of a block; at the top of a spec they are bare rules
+// (`limits`, `when`; AuthPolicy: `rules`, `patterns`, `when`).
+std::vector<std::string> bareRuleKeys(const Profile& profile);
+
+// The `when` of a block (`spec.defaults`, `spec.overrides`, or the spec for bare rules) that
+// is neither a list of request predicates nor a constraint policygraph evaluates: it makes
+// the policy Invalid. Empty otherwise.
+yaml::NodeRef conditionWhen(yaml::NodeRef content);
+// The `when` of a block that is RFC 0009's constraint on the lower policy, in the CEL subset
+// of when.h: the block applies only where it holds. Empty otherwise.
+yaml::NodeRef constraintWhen(yaml::NodeRef content);
+
 }  // namespace pg::policy::kuadrant

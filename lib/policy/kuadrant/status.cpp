@@ -80,6 +80,8 @@ struct Outcome {
   std::set<std::string> kept;  // rule names that survived somewhere
   std::set<std::string> lost;  // rule names overridden somewhere
   std::set<std::string> by;    // who overrode them (policy keys, sorted)
+  // Rule names of blocks whose constraint (`when` on the lower policy) did not hold.
+  std::set<std::string> unmet;
 };
 
 std::string bracketed(const std::set<std::string>& keys) {
@@ -131,11 +133,18 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
               keptHere = true;
               continue;
             }
-            o.lost.insert(name);
             std::string field = fieldOf(r.id);
+            bool overridden = false;
             for (const Overridden& lost : e.overridden)
-              if (lost.policy == c.policy && lost.field == field && lost.by)
+              if (lost.policy == c.policy && lost.field == field && lost.by) {
                 o.by.insert(lost.by->key());
+                overridden = true;
+              }
+            // Not overridden and absent: its block's constraint did not hold on this path.
+            if (!overridden && constraintWhen(b.node))
+              o.unmet.insert(name);
+            else
+              o.lost.insert(name);
           }
         }
         if (!keptHere) continue;
@@ -152,6 +161,11 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
     if (!o.reached) {
       p.conditions.push_back(condition("Enforced", false, "Unknown",
                                        "Policy is not in the path to any existing routes"));
+    } else if (o.lost.empty() && o.kept.empty()) {
+      // Only constraints, and none held: the policy applies nowhere, and nobody beat it.
+      p.conditions.push_back(condition(
+          "Enforced", false, "Unknown",
+          "Policy is not enforced: the condition of its `when` holds on no path it reaches"));
     } else if (o.lost.empty()) {
       p.conditions.push_back(
           condition("Enforced", true, "Enforced", "Policy has been successfully enforced"));
