@@ -42,8 +42,8 @@ Level levelOf(std::string_view kind, bool hasSection) {
 
 class Resolver {
  public:
-  Resolver(const model::Store& store, const graph::Topology& topology)
-      : store_(store), topology_(topology) {}
+  Resolver(const model::Store& store, const graph::Topology& topology, const PolicyModel& model)
+      : store_(store), topology_(topology), model_(model) {}
 
   // Fills a target read from `ref` (a targetRef entry) relative to `policy`.
   Target read(const Policy& policy, yaml::NodeRef ref) const {
@@ -75,7 +75,8 @@ class Resolver {
       for (const std::string& k : policy.profile->targetKinds)
         allowed += (allowed.empty() ? "" : ", ") + k;
       fail(t, TargetProblem::KindNotAllowed, "Invalid",
-           policy.profile->kind + " cannot target " + t.kind + " objects (it targets " + allowed + ")",
+           policy.profile->kind + " cannot target " + t.kind + " objects (it targets " + allowed +
+               ")",
            t.node.get("kind"));
       return;
     }
@@ -134,7 +135,7 @@ class Resolver {
                          [&](const graph::Listener& l) { return l.name == t.sectionName; });
     }
     if (isRouteKind(t.kind)) {
-      const graph::Route* r = topology_.findRoute(t.resource);
+      const graph::Route* r = model_.routeOf(*t.resource);
       if (!r) return false;
       return std::any_of(r->rules.begin(), r->rules.end(),
                          [&](const graph::RouteRule& rule) { return rule.name == t.sectionName; });
@@ -149,6 +150,7 @@ class Resolver {
 
   const model::Store& store_;
   const graph::Topology& topology_;
+  const PolicyModel& model_;
 };
 
 void readTargets(Policy& policy, const Resolver& resolver, const model::Store& store) {
@@ -184,7 +186,7 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
 }  // namespace
 
 std::size_t PolicyModel::AttachmentHash::operator()(const AttachmentKey& k) const {
-  return std::hash<const void*>()(k.first) ^ (std::hash<std::string>()(k.second) << 1);
+  return std::hash<const void*>()(k.first) ^ (std::hash<std::string_view>()(k.second) << 1);
 }
 
 void PolicyModel::indexAttachments() {
@@ -204,9 +206,32 @@ void PolicyModel::indexAttachments() {
                      [](const Policy* a, const Policy* b) { return established(*a, *b); });
 }
 
+void PolicyModel::indexTopology(const graph::Topology& topology) {
+  routes_.clear();
+  backendUses_.clear();
+  for (const graph::Route& r : topology.routes) {
+    routes_.emplace(r.resource, &r);
+    for (const graph::RouteRule& rule : r.rules)
+      for (std::size_t b = 0; b < rule.backends.size(); ++b)
+        if (rule.backends[b].target)
+          backendUses_[rule.backends[b].target].push_back({&r, &rule, b});
+  }
+}
+
+const graph::Route* PolicyModel::routeOf(const model::Resource& resource) const {
+  auto it = routes_.find(&resource);
+  return it == routes_.end() ? nullptr : it->second;
+}
+
+std::span<const BackendUse> PolicyModel::usesOf(const model::Resource& backend) const {
+  auto it = backendUses_.find(&backend);
+  if (it == backendUses_.end()) return {};
+  return it->second;
+}
+
 std::span<const Policy* const> PolicyModel::attachedAll(const model::Resource& object,
                                                         std::string_view section) const {
-  auto it = attachments_.find({&object, std::string(section)});
+  auto it = attachments_.find({&object, section});
   if (it == attachments_.end()) return {};
   return it->second;
 }
@@ -215,7 +240,7 @@ std::vector<const Policy*> PolicyModel::attachedTo(const Profile& profile,
                                                    const model::Resource& object,
                                                    std::string_view section) const {
   std::vector<const Policy*> out;
-  auto it = attachments_.find({&object, std::string(section)});
+  auto it = attachments_.find({&object, section});
   if (it == attachments_.end()) return out;
   for (const Policy* p : it->second)
     if (p->profile == &profile) out.push_back(p);
@@ -238,7 +263,7 @@ std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Pro
   return out;
 }
 
-std::vector<AncestorRef> ancestorsOf(const Target& target, const graph::Topology& topology) {
+std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& model) {
   std::vector<AncestorRef> out;
   auto add = [&](AncestorRef ref) {
     if (std::find(out.begin(), out.end(), ref) == out.end()) out.push_back(std::move(ref));
@@ -266,19 +291,14 @@ std::vector<AncestorRef> ancestorsOf(const Target& target, const graph::Topology
   }
   if (!target.resource) return out;
   if (isRouteKind(target.kind)) {
-    if (const graph::Route* r = topology.findRoute(target.resource))
+    if (const graph::Route* r = model.routeOf(*target.resource))
       for (const graph::RouteParent& p : r->parents)
         if (p.gateway || p.service) fromParent(p);
     return out;
   }
-  for (const graph::Route& r : topology.routes) {
-    bool uses = false;
-    for (const graph::RouteRule& rule : r.rules)
-      for (const graph::BackendRef& b : rule.backends) uses = uses || b.target == target.resource;
-    if (!uses) continue;
-    for (const graph::RouteParent& p : r.parents)
+  for (const BackendUse& use : model.usesOf(*target.resource))
+    for (const graph::RouteParent& p : use.route->parents)
       if (p.gateway) fromParent(p);
-  }
   return out;
 }
 
@@ -286,7 +306,8 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
                      const config::Config& config, const PolicyOptions& options) {
   PolicyModel model;
   model.profiles = collectProfiles(store, config);
-  Resolver resolver(store, topology);
+  model.indexTopology(topology);
+  Resolver resolver(store, topology, model);
   for (const model::Resource& r : store.all()) {
     const Profile* profile = model.profiles.find(r.group, r.kind);
     if (!profile) continue;
@@ -339,8 +360,7 @@ namespace {
 
 class PathBuilder {
  public:
-  PathBuilder(const graph::Topology& topology, const model::Store& store)
-      : topology_(topology), store_(store) {}
+  PathBuilder(const PolicyModel& model, const model::Store& store) : model_(model), store_(store) {}
 
   // Appends the Namespace step of `object` unless the previous step is in the same one.
   void namespaceStep(Path& path, const model::Resource& object) const {
@@ -395,20 +415,18 @@ class PathBuilder {
         path.push_back({Level::BackendPort, &backend, port, nullptr, nullptr, nullptr});
       out.push_back(std::move(path));
     };
-    for (const graph::Route& r : topology_.routes) {
-      for (const graph::RouteRule& rule : r.rules) {
-        bool uses = std::any_of(rule.backends.begin(), rule.backends.end(),
-                                [&](const graph::BackendRef& b) { return b.target == &backend; });
-        if (!uses) continue;
-        for (Path path : routePaths(r, rule.name)) finish(std::move(path));
-      }
+    const graph::RouteRule* previous = nullptr;
+    for (const BackendUse& use : model_.usesOf(backend)) {
+      if (use.rule == previous) continue;  // two backendRefs of one rule: one path
+      previous = use.rule;
+      for (Path path : routePaths(*use.route, use.rule->name)) finish(std::move(path));
     }
     if (out.empty()) finish({});
     return out;
   }
 
  private:
-  const graph::Topology& topology_;
+  const PolicyModel& model_;
   const model::Store& store_;
 };
 
@@ -434,15 +452,15 @@ Effective effectiveFor(const Profile& profile, const Path& path,
 
 }  // namespace
 
-std::vector<Path> pathsTo(const graph::Topology& topology, const model::Store& store,
-                          const model::Resource& target, std::string_view section) {
-  PathBuilder builder(topology, store);
+std::vector<Path> pathsTo(const PolicyModel& model, const graph::Topology& topology,
+                          const model::Store& store, const model::Resource& target,
+                          std::string_view section) {
+  PathBuilder builder(model, store);
   std::vector<Path> paths;
   if (target.kind == "Gateway" || isListenerSet(target.kind)) {
     if (const graph::Gateway* g = topology.findGateway(target.namespace_, target.name, target.kind))
       paths.push_back(builder.gatewayPath(*g, section));
-  } else if (const graph::Route* r =
-                 isRouteKind(target.kind) ? topology.findRoute(&target) : nullptr) {
+  } else if (const graph::Route* r = isRouteKind(target.kind) ? model.routeOf(target) : nullptr) {
     paths = builder.routePaths(*r, section);
   } else if (isBackendKind(target.kind)) {
     paths = builder.backendPaths(target, section);
@@ -475,20 +493,18 @@ Path visiblePath(const PolicyModel& model, const Profile& profile, const Path& p
 std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topology& topology,
                                    const model::Store& store, const model::Resource& target,
                                    std::string_view section) {
-  std::vector<Path> paths = pathsTo(topology, store, target, section);
+  std::vector<Path> paths = pathsTo(model, topology, store, target, section);
   // A route without a section: its named rules that have rule-level policies get paths too.
   if (section.empty() && isRouteKind(target.kind)) {
-    if (const graph::Route* r = topology.findRoute(&target)) {
+    if (const graph::Route* r = model.routeOf(target)) {
       for (const graph::RouteRule& rule : r->rules) {
         if (rule.name.empty()) continue;
-        bool targeted =
-            std::any_of(model.policies.begin(), model.policies.end(), [&](const Policy& p) {
-              return std::any_of(p.targets.begin(), p.targets.end(), [&](const Target& t) {
-                return t.attached() && t.resource == &target && t.sectionName == rule.name;
-              });
-            });
+        bool targeted = false;
+        for (const Policy* p : model.attachedAll(target, rule.name))
+          targeted = targeted || p->invalidMessage.empty();
         if (!targeted) continue;
-        for (Path& p : pathsTo(topology, store, target, rule.name)) paths.push_back(std::move(p));
+        for (Path& p : pathsTo(model, topology, store, target, rule.name))
+          paths.push_back(std::move(p));
       }
     }
   }
@@ -522,7 +538,7 @@ std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
       if (t.attached()) reached.insert(t.resource);
   // Inherited policies reach every route below their target: one walk over the routes,
   // whatever the number of policies.
-  PathBuilder builder(topology, store);
+  PathBuilder builder(model, store);
   for (const graph::Route& r : topology.routes) {
     bool below = false;
     for (const Path& path : builder.routePaths(r, {})) {

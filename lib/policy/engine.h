@@ -45,6 +45,13 @@ struct ObjectEffective {
   std::vector<Effective> effective;
 };
 
+// A backendRef of a route rule, found from the object it names.
+struct BackendUse {
+  const graph::Route* route = nullptr;
+  const graph::RouteRule* rule = nullptr;
+  std::size_t backend = 0;  // index into rule->backends
+};
+
 struct PolicyModel {
   ProfileSet profiles;
   std::vector<Policy> policies;  // Store order
@@ -66,8 +73,18 @@ struct PolicyModel {
   // Rebuilds the index behind `attachedTo` after `policies` changed.
   void indexAttachments();
 
+  // The topology from the objects' side, so that no question about one object walks every
+  // route: the route of a route object, and the backendRefs naming an object.
+  void indexTopology(const graph::Topology& topology);
+  const graph::Route* routeOf(const model::Resource& resource) const;
+  std::span<const BackendUse> usesOf(const model::Resource& backend) const;
+
  private:
-  using AttachmentKey = std::pair<const model::Resource*, std::string>;
+  std::unordered_map<const model::Resource*, const graph::Route*> routes_;
+  std::unordered_map<const model::Resource*, std::vector<BackendUse>> backendUses_;
+  // The section is a view of the Target's sectionName: `policies` no longer changes once
+  // indexed.
+  using AttachmentKey = std::pair<const model::Resource*, std::string_view>;
   struct AttachmentHash {
     std::size_t operator()(const AttachmentKey& k) const;
   };
@@ -87,8 +104,9 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
 // `section` is set): through each Gateway (and listener) a route is attached to, through
 // each route that uses a Service. Paths hold every level; `visiblePath` drops the ones
 // nothing is attached to.
-std::vector<Path> pathsTo(const graph::Topology& topology, const model::Store& store,
-                          const model::Resource& target, std::string_view section = {});
+std::vector<Path> pathsTo(const PolicyModel& model, const graph::Topology& topology,
+                          const model::Store& store, const model::Resource& target,
+                          std::string_view section = {});
 
 // The effective policies on `target`: one entry per policy kind and distinct path that
 // some policy of the kind reaches. Paths that only differ in levels without policies of

@@ -23,7 +23,7 @@ std::vector<RuleAbove> rulesAbove(const analysis::Analysis& a, const policy::Pol
   for (const policy::Target& t : p.targets) {
     if (!t.attached() || !t.resource) continue;
     for (const policy::Path& path :
-         policy::pathsTo(a.topology, a.store, *t.resource, t.sectionName)) {
+         policy::pathsTo(a.policies, a.topology, a.store, *t.resource, t.sectionName)) {
       for (std::size_t i = 0; i + 1 < path.size(); ++i) {
         const policy::Step& step = path[i];
         for (const policy::Policy* q :

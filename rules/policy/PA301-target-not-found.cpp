@@ -33,7 +33,7 @@ std::string candidates(const analysis::Analysis& a, const policy::Target& t) {
       for (const graph::Listener& l : g->listeners) names.push_back(std::string(l.name));
     return "its listeners: " + (names.empty() ? "none" : listOf(names));
   }
-  if (const graph::Route* r = a.topology.findRoute(t.resource)) {
+  if (const graph::Route* r = a.policies.routeOf(*t.resource)) {
     for (const graph::RouteRule& rule : r->rules)
       if (!rule.name.empty()) names.push_back(std::string(rule.name));
     return names.empty() ? "none of its rules has a name (GEP-995 names them)"

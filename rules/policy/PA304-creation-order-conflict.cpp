@@ -67,7 +67,8 @@ void check(Context& ctx) {
                      p.profile->kind + " " + p.key() + " and " + winner.key() + " both target " +
                          describeTarget(t) + ": " + what +
                          " (name order), but in a cluster the one created first wins and neither "
-                         "manifest says which. " + fix);
+                         "manifest says which. " +
+                         fix);
         f.objects.push_back(winner.display());
         for (const policy::Target& wt : winner.targets)
           if (wt.resource == t.resource && wt.sectionName == t.sectionName)

@@ -13,9 +13,9 @@ using namespace policyrules;
 void check(Context& ctx) {
   for (const auto& [p, reach] : reachOf(ctx.analysis())) {
     if (reach.paths == 0 || reach.effectiveOn != 0 || !reach.onlyOverrides()) continue;
-    if (conflicted(*p)) continue;                  // rejected outright: PA303/PA304 say why
-    if (!p->invalidMessage.empty()) continue;      // rejected outright: PA309
-    if (reach.dependsOnNameOrder(*p)) continue;    // PA304: the cluster may decide otherwise
+    if (conflicted(*p)) continue;                // rejected outright: PA303/PA304 say why
+    if (!p->invalidMessage.empty()) continue;    // rejected outright: PA309
+    if (reach.dependsOnNameOrder(*p)) continue;  // PA304: the cluster may decide otherwise
     const policy::Target* first = nullptr;
     for (const policy::Target& t : p->targets)
       if (t.attached()) {
@@ -23,8 +23,9 @@ void check(Context& ctx) {
         break;
       }
     if (!first) continue;
-    bool fromAbove = std::any_of(reach.replacedBy.begin(), reach.replacedBy.end(),
-                                 [](const Replacement& r) { return r.relation == Relation::Above; });
+    bool fromAbove =
+        std::any_of(reach.replacedBy.begin(), reach.replacedBy.end(),
+                    [](const Replacement& r) { return r.relation == Relation::Above; });
     model::Finding& f = reportOn(
         ctx, *p, first->node,
         p->profile->kind + " " + p->key() + " has no effect: on every path it reaches (" +

@@ -28,11 +28,10 @@ void check(Context& ctx) {
     // Lost to a policy on the same target by name order alone: PA304's finding.
     if (reach.dependsOnNameOrder(*p)) continue;
     std::string by = describeReplacements(*p, reach, policy::Role::Default);
-    bool onlySelf = std::all_of(reach.replacedBy.begin(), reach.replacedBy.end(),
-                                [](const Replacement& r) {
-                                  return r.role != policy::Role::Default ||
-                                         r.relation == Relation::Self;
-                                });
+    bool onlySelf =
+        std::all_of(reach.replacedBy.begin(), reach.replacedBy.end(), [](const Replacement& r) {
+          return r.role != policy::Role::Default || r.relation == Relation::Self;
+        });
     model::Finding& f = reportOn(
         ctx, *p, defaultKey(*p),
         "the defaults of " + p->profile->kind + " " + p->key() +
@@ -49,8 +48,8 @@ void check(Context& ctx) {
       listed.push_back(r.by);
       f.objects.push_back(r.by->display());
       if (const policy::Block* b = r.by->block(r.byRole))
-        f.related.push_back({r.by->resource->locate(b->node),
-                             r.by->display() + " sets the same fields"});
+        f.related.push_back(
+            {r.by->resource->locate(b->node), r.by->display() + " sets the same fields"});
     }
   }
 }

@@ -93,7 +93,8 @@ std::string describeReplacements(const policy::Policy& p, const Reach& reach,
         if (r.byRole == policy::Role::Override && r.role != policy::Role::Override)
           part = "the override of " + r.by->display() + " (on the same target)";
         else
-          part = r.by->display() + ", on the same target and established first (creationTimestamp " +
+          part = r.by->display() +
+                 ", on the same target and established first (creationTimestamp " +
                  (r.by->creationTimestamp.empty() ? std::string("none")
                                                   : std::string(r.by->creationTimestamp)) +
                  " against " +

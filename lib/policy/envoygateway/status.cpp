@@ -80,7 +80,7 @@ class StatusWriter {
     for (const Policy* p : policies_)
       for (const Target& t : p->targets)
         if (t.resource && !isGatewaySide(t.kind))
-          if (const graph::Route* r = context_.topology.findRoute(t.resource))
+          if (const graph::Route* r = context_.model.routeOf(*t.resource))
             targetedRoutes_.insert(r);
 
     for (Level level :
@@ -126,7 +126,7 @@ class StatusWriter {
       if (g && g->managed) add(t.group, t.kind, t.namespace_, t.name, t.sectionName);
       return out;
     }
-    if (const graph::Route* r = context_.topology.findRoute(t.resource))
+    if (const graph::Route* r = context_.model.routeOf(*t.resource))
       for (const graph::RouteParent& p : r->parents)
         if (p.gateway && p.gateway->managed)
           add(p.ref.group, p.ref.kind, p.ref.namespace_, p.ref.name, p.ref.sectionName);
@@ -222,7 +222,7 @@ class StatusWriter {
   // Gateway-side policy there. The translator reports that listener as its own ancestor, and
   // what goes wrong in the merged result (or in the policy alone) there only.
   void writeMerge(Policy& policy, const Target& t) {
-    const graph::Route* route = context_.topology.findRoute(t.resource);
+    const graph::Route* route = context_.model.routeOf(*t.resource);
     if (!route) return;
     std::string routeKey = qualified(route->resource->namespace_, route->resource->name);
     for (const graph::RouteParent& parent : route->parents) {
@@ -253,7 +253,7 @@ class StatusWriter {
   // A route policy is overridden, per rule, by the policies that hold the route's rules.
   std::string overriddenRules(const Target& t) const {
     if (!t.sectionName.empty()) return {};
-    const graph::Route* route = context_.topology.findRoute(t.resource);
+    const graph::Route* route = context_.model.routeOf(*t.resource);
     if (!route) return {};
     std::set<std::string> rules;
     for (const graph::RouteRule& rule : route->rules)

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <functional>
 #include <optional>
+#include <unordered_map>
 
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/gatewayapi/gatewayapi.h"
@@ -112,31 +113,6 @@ bool refersTo(yaml::NodeRef ref, const Policy& policy, const Target& target) {
   return port && envoygateway::goField(ref, "port").asInt() == port;
 }
 
-// The first top-level field of an Envoy Gateway policy's spec with a backendRef to the target
-// (its name is the feature the translator reports problems under), or "".
-std::string_view featureReaching(const Policy& policy, const Target& target) {
-  std::function<bool(yaml::NodeRef)> reachesTarget = [&](yaml::NodeRef node) {
-    if (node.isSequence()) {
-      for (yaml::NodeRef item : node.items())
-        if (reachesTarget(item)) return true;
-      return false;
-    }
-    if (!node.isMapping()) return false;
-    for (auto [k, value] : node.entries()) {
-      if (k.str() == "backendRef" && value.isMapping() && refersTo(value, policy, target))
-        return true;
-      if (k.str() == "backendRefs")
-        for (yaml::NodeRef ref : value.items())
-          if (ref.isMapping() && refersTo(ref, policy, target)) return true;
-      if (reachesTarget(value)) return true;
-    }
-    return false;
-  };
-  for (auto [k, value] : policy.resource->spec().entries())
-    if (k.str() != "targetRef" && k.str() != "targetRefs" && reachesTarget(value)) return k.str();
-  return {};
-}
-
 std::string controllerOf(const FamilyContext& context) {
   if (!context.options.controllerName.empty()) return context.options.controllerName;
   for (const graph::Gateway& g : context.topology.gateways)
@@ -146,7 +122,63 @@ std::string controllerOf(const FamilyContext& context) {
 
 }  // namespace
 
-void writeBackendTlsStatus(Policy& policy, FamilyContext& context) {
+namespace {
+
+std::string externalKey(std::string_view kind, std::string_view ns, std::string_view name) {
+  std::string key(kind);
+  key += '/';
+  key += ns;
+  key += '/';
+  key += name;
+  return key;
+}
+
+}  // namespace
+
+ExternalUses::ExternalUses(PolicyModel& model) {
+  for (Policy& policy : model.policies) {
+    if (policy.profile->family != Family::EnvoyGateway) continue;
+    auto add = [&](yaml::NodeRef ref, std::string_view feature) {
+      yaml::NodeRef kind = envoygateway::goField(ref, "kind");
+      yaml::NodeRef ns = envoygateway::goField(ref, "namespace");
+      uses_[externalKey(kind ? kind.str() : "Service", ns ? ns.str() : policy.resource->namespace_,
+                        envoygateway::goField(ref, "name").str())]
+          .push_back({&policy, feature, ref});
+    };
+    std::function<void(yaml::NodeRef, std::string_view)> walk = [&](yaml::NodeRef node,
+                                                                    std::string_view feature) {
+      if (node.isSequence()) {
+        for (yaml::NodeRef item : node.items()) walk(item, feature);
+        return;
+      }
+      for (auto [k, value] : node.entries()) {
+        if (k.str() == "backendRef" && value.isMapping()) add(value, feature);
+        if (k.str() == "backendRefs")
+          for (yaml::NodeRef ref : value.items())
+            if (ref.isMapping()) add(ref, feature);
+        walk(value, feature);
+      }
+    };
+    for (auto [k, value] : policy.resource->spec().entries())
+      if (k.str() != "targetRef" && k.str() != "targetRefs") walk(value, k.str());
+  }
+}
+
+std::vector<std::pair<Policy*, std::string_view>> ExternalUses::reaching(
+    const Target& target) const {
+  std::vector<std::pair<Policy*, std::string_view>> out;
+  auto it = uses_.find(externalKey(target.kind, target.namespace_, target.name));
+  if (it == uses_.end()) return out;
+  for (const Use& use : it->second) {
+    if (!refersTo(use.ref, *use.policy, target)) continue;
+    bool seen =
+        std::any_of(out.begin(), out.end(), [&](const auto& u) { return u.first == use.policy; });
+    if (!seen) out.emplace_back(use.policy, use.feature);
+  }
+  return out;
+}
+
+void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external) {
   const PolicyModel& model = context.model;
   std::optional<CaProblem> ca = checkCaCertificates(policy, context.store);
 
@@ -169,9 +201,12 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context) {
       conditions.push_back(condition("Accepted", true, "Accepted", "Policy has been accepted."));
     }
 
-    for (const graph::Route& route : context.topology.routes) {
-      for (const graph::RouteRule& rule : route.rules) {
-        for (std::size_t b = 0; b < rule.backends.size(); ++b) {
+    for (const BackendUse& use : model.usesOf(*t.resource)) {
+      const graph::Route& route = *use.route;
+      const graph::RouteRule& rule = *use.rule;
+      {
+        {
+          const std::size_t b = use.backend;
           const graph::BackendRef& backend = rule.backends[b];
           if (!reaches(backend, t)) continue;
           for (std::size_t i = 0; i < route.parents.size(); ++i) {
@@ -209,10 +244,8 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context) {
     // Envoy Gateway policies whose external services (ext auth, ext proc, JWKS...) connect
     // to the target through the policy are ancestors too; a CA that does not resolve makes
     // them Invalid, as it makes routes' backends unusable.
-    for (Policy& user : context.model.policies) {
-      if (user.profile->family != Family::EnvoyGateway) continue;
-      std::string_view feature = featureReaching(user, t);
-      if (feature.empty()) continue;
+    for (const auto& [userPolicy, feature] : external.reaching(t)) {
+      Policy& user = *userPolicy;
       AncestorRef ref;
       ref.group = user.profile->group;
       ref.kind = user.profile->kind;

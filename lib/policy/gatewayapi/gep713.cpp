@@ -151,11 +151,12 @@ Effective effective(const Profile& profile, const Path& path,
 
 void writeStatus(FamilyContext& context) {
   PolicyModel& model = context.model;
+  ExternalUses external(model);
   for (Policy& policy : model.policies) {
     if (policy.profile->family != Family::GatewayApi) continue;
     if (policy.profile->kind == "BackendTLSPolicy" &&
         policy.profile->group == graph::kGatewayGroup) {
-      writeBackendTlsStatus(policy, context);
+      writeBackendTlsStatus(policy, context, external);
       continue;
     }
     for (const Target& t : policy.targets) {
@@ -173,7 +174,7 @@ void writeStatus(FamilyContext& context) {
                                "Policy conflicts with " + policy.profile->kind + " " +
                                    rivals.front()->key() + ", which is established first");
       }
-      std::vector<AncestorRef> ancestors = ancestorsOf(t, context.topology);
+      std::vector<AncestorRef> ancestors = ancestorsOf(t, context.model);
       if (ancestors.empty()) {
         // Nothing above the target to report under: the target itself stands as ancestor,
         // so the status still says why the policy does not apply.

@@ -64,11 +64,12 @@ std::vector<Path> trafficPaths(const FamilyContext& context, const Profile& prof
       wholeRoute = true;
       continue;
     }
-    for (Path& p : pathsTo(context.topology, context.store, *route.resource, rule.name))
+    for (Path& p :
+         pathsTo(context.model, context.topology, context.store, *route.resource, rule.name))
       out.push_back(std::move(p));
   }
   if (wholeRoute)
-    for (Path& p : pathsTo(context.topology, context.store, *route.resource))
+    for (Path& p : pathsTo(context.model, context.topology, context.store, *route.resource))
       out.push_back(std::move(p));
   std::erase_if(out, [](const Path& p) { return !throughGateway(p); });
   return out;
