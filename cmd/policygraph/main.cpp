@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cmd/policygraph/cli.h"
+#include "cmd/policygraph/explain.h"
 #include "cmd/policygraph/graph.h"
 #include "cmd/policygraph/lint.h"
 #include "cmd/policygraph/status.h"
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   int exitCode = kClean;
   addLintCommand(app, exitCode);
   addStatusCommand(app, exitCode);
+  addExplainCommand(app, exitCode);
   addGraphCommand(app, exitCode);
   addRulesCommand(app, exitCode);
   app.add_subcommand("version", "Print the version")->callback([] {

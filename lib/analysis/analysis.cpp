@@ -20,6 +20,7 @@ Analysis analyze(config::Config config, const Inputs& inputs) {
   a.store = model::Store(config.defaultNamespace);
   a.store.build(std::move(loaded.resources));
   a.topology = graph::buildTopology(a.store, inputs.topology);
+  a.policies = policy::simulate(a.store, a.topology, config, inputs.policy);
   a.config = std::move(config);
   return a;
 }

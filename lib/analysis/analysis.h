@@ -12,6 +12,7 @@
 #include "lib/load/problem.h"
 #include "lib/model/source.h"
 #include "lib/model/store.h"
+#include "lib/policy/engine.h"
 
 namespace pg::analysis {
 
@@ -21,6 +22,7 @@ struct Inputs {
   unsigned jobs = 1;
   std::string stdinText;
   graph::TopologyOptions topology;
+  policy::PolicyOptions policy;
 };
 
 struct Analysis {
@@ -30,6 +32,7 @@ struct Analysis {
   std::vector<load::Problem> problems;
   model::Store store;
   graph::Topology topology;
+  policy::PolicyModel policies;
 };
 
 // Throws load::InputError when a path names nothing.

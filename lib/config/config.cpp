@@ -113,6 +113,39 @@ void readSuppressions(const Reader& r, yaml::NodeRef node, Config& config) {
   }
 }
 
+void readPolicies(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (!node.isSequence()) r.fail(node, "policies must be a list of policy kinds");
+  for (yaml::NodeRef item : node.items()) {
+    if (!item.isMapping()) r.fail(item, "a policy kind must be a mapping");
+    PolicyKind p;
+    p.where = r.where(item, item);
+    for (auto [k, v] : item.entries()) {
+      std::string_view key = k.str();
+      if (key == "group") {
+        p.group = r.string(v, key);
+      } else if (key == "kind") {
+        p.kind = r.string(v, key);
+      } else if (key == "class") {
+        p.policyClass = r.string(v, key);
+        if (p.policyClass != "inherited" && p.policyClass != "direct")
+          r.fail(v, "class must be inherited or direct");
+      } else if (key == "targetKinds") {
+        p.targetKinds = r.strings(v, key);
+      } else if (key == "strategy") {
+        p.strategy = r.string(v, key);
+        if (p.strategy != "merge" && p.strategy != "atomic" && p.strategy != "patch")
+          r.fail(v, "strategy must be merge, atomic or patch");
+      } else {
+        r.fail(k, "unknown policy kind field \"" + std::string(key) +
+                      "\" (known: group, kind, class, targetKinds, strategy)");
+      }
+    }
+    if (p.kind.empty()) r.fail(item, "a policy kind needs a kind");
+    if (p.group.empty()) r.fail(item, "a policy kind needs a group");
+    config.policies.push_back(std::move(p));
+  }
+}
+
 }  // namespace
 
 Config parseConfig(std::string text, const std::string& displayPath) {
@@ -141,9 +174,12 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readRules(r, v, config);
     else if (key == "suppressions")
       readSuppressions(r, v, config);
+    else if (key == "policies")
+      readPolicies(r, v, config);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
-                    "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions)");
+                    "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
+                    "policies)");
   }
   return config;
 }

@@ -34,6 +34,17 @@ struct Suppression {
   model::Location where;
 };
 
+// A policy kind declared in the config file (`policies:`), for kinds whose CRD is not in
+// the repository. lib/policy turns it into a profile.
+struct PolicyKind {
+  std::string group;
+  std::string kind;
+  std::string policyClass = "inherited";  // inherited | direct
+  std::vector<std::string> targetKinds;   // empty: any kind of the hierarchy
+  std::string strategy = "merge";         // merge | atomic | patch
+  model::Location where;
+};
+
 struct Config {
   std::string path;                  // as reported; empty when no file was read
   std::vector<std::string> include;  // globs over paths relative to the repository root
@@ -42,6 +53,7 @@ struct Config {
   std::string defaultNamespace = "default";
   std::map<std::string, RuleSetting, std::less<>> rules;
   std::vector<Suppression> suppressions;
+  std::vector<PolicyKind> policies;
 };
 
 // A config file that cannot be used; the message starts with `path:line:column:`.

@@ -2,6 +2,7 @@
 // Graphviz DOT, Mermaid or JSON.
 #include "lib/report/graph.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <deque>
@@ -94,9 +95,7 @@ class Builder {
       addGatewayClass(*r);
     for (const graph::Gateway& g : a_.topology.gateways) addGateway(g);
     for (const graph::Route& r : a_.topology.routes) addRoute(r);
-    // Policies belong here, once the Analysis holds them: one node per policy (a new GraphRole
-    // with its look in each writer's style table) and an edge to each object it attaches to,
-    // pointing from the policy to its target like the other parent-to-child edges.
+    for (const policy::Policy& p : a_.policies.policies) addPolicy(p);
     return std::move(graph_);
   }
 
@@ -432,6 +431,86 @@ class Builder {
     graph_.nodes[self].status = status;
   }
 
+  static bool rejected(const policy::Policy& p) {
+    auto refused = [](const graph::Condition& c) {
+      return c.type == "Accepted" && c.status == "False";
+    };
+    for (const policy::AncestorStatus& a : p.ancestors)
+      if (std::any_of(a.conditions.begin(), a.conditions.end(), refused)) return true;
+    return std::any_of(p.conditions.begin(), p.conditions.end(), refused);
+  }
+
+  // The nodes that stand for a policy's target: a Service has one node per port in use, a
+  // listener or named rule its own node; an object the drawing has no node for yet gets one.
+  std::vector<std::size_t> targetNodes(const policy::Target& t) {
+    std::string ref = t.ref().display();
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
+      if (graph_.nodes[i].ref == ref && graph_.nodes[i].role != GraphRole::Policy) out.push_back(i);
+    if (!out.empty() || !t.resource) return out;
+    GraphRole role = t.kind == "GatewayClass"                         ? GraphRole::GatewayClass
+                     : t.kind == "Gateway" || t.kind == "ListenerSet" ? GraphRole::Gateway
+                     : graph::routeKindOf(t.kind)                     ? GraphRole::Route
+                                                                      : GraphRole::Backend;
+    out.push_back(node(objectKey(t.kind, t.namespace_, t.name) + '\x1f' + t.sectionName,
+                       readableId("target", {t.kind, t.namespace_, t.name, t.sectionName}),
+                       [&](GraphNode& n) {
+                         n.role = role;
+                         n.kind = t.kind;
+                         n.namespace_ = t.namespace_;
+                         n.name = t.name;
+                         n.label = t.kind + " " + qualified(t.namespace_, t.name);
+                         if (!t.sectionName.empty()) n.label += "\n" + t.sectionName;
+                         n.ref = ref;
+                       }));
+    return out;
+  }
+
+  void addPolicy(const policy::Policy& p) {
+    const model::Resource& r = *p.resource;
+    bool refused = rejected(p);
+    std::size_t self =
+        node(objectKey(r.kind, r.namespace_, r.name),
+             readableId("policy", {r.kind, r.namespace_, r.name}), [&](GraphNode& n) {
+               n.role = GraphRole::Policy;
+               n.kind = r.kind;
+               n.namespace_ = r.namespace_;
+               n.name = r.name;
+               n.label = std::string(r.kind) + "\n" + qualified(r.namespace_, r.name);
+               n.status = refused ? st::kRejected : st::kOk;
+               n.ref = displayRef(r.kind, r.namespace_, r.name);
+             });
+    for (const policy::Target& t : p.targets) {
+      if (t.problem == policy::TargetProblem::NotFound) {
+        GraphRole role = graph::routeKindOf(t.kind) ? GraphRole::Route : GraphRole::Backend;
+        if (t.kind == "Gateway" || t.kind == "ListenerSet") role = GraphRole::Gateway;
+        edge(self, missingNode(t.kind, t.namespace_, t.name, role), ek::kMissing, false, t.reason,
+             t.message);
+        continue;
+      }
+      if (t.problem == policy::TargetProblem::SectionNotFound) {
+        std::size_t missing =
+            node("section\x1f" + t.ref().display(),
+                 readableId("missing", {t.kind, t.namespace_, t.name, t.sectionName}),
+                 [&](GraphNode& n) {
+                   n.role = GraphRole::Listener;
+                   n.kind = t.kind;
+                   n.namespace_ = t.namespace_;
+                   n.name = t.sectionName;
+                   n.label = t.kind + " " + qualified(t.namespace_, t.name) + "\n" + t.sectionName +
+                             " not found";
+                   n.status = st::kMissing;
+                   n.ref = t.ref().display();
+                 });
+        edge(self, missing, ek::kMissing, false, t.reason, t.message);
+        continue;
+      }
+      if (!t.attached()) continue;  // another namespace, a kind it cannot target: lint says
+      for (std::size_t target : targetNodes(t))
+        edge(self, target, ek::kPolicy, !refused, refused ? "NotAccepted" : "");
+    }
+  }
+
   const analysis::Analysis& a_;
   Graph graph_;
   std::unordered_map<std::string, std::size_t> byIdentity_;
@@ -462,6 +541,8 @@ DotStyle dotRoleStyle(GraphRole role) {
       return {"cylinder", "#fff9c4"};
     case GraphRole::MeshService:
       return {"cylinder", "#e1bee7"};
+    case GraphRole::Policy:
+      return {"note", "#fce4ec"};
   }
   return {"box", "#ffffff"};
 }
@@ -746,6 +827,8 @@ std::string mermaidNode(const GraphNode& n) {
     case GraphRole::Backend:
     case GraphRole::MeshService:
       return n.id + "[(" + text + ")]";
+    case GraphRole::Policy:
+      return n.id + ">" + text + "]";
   }
   return n.id + "[" + text + "]";
 }

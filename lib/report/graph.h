@@ -17,7 +17,7 @@
 
 namespace pg::report {
 
-// What a node stands for, which decides its shape. Policies will be one more role.
+// What a node stands for, which decides its shape.
 enum class GraphRole : std::uint8_t {
   GatewayClass,
   Gateway,  // a Gateway or a ListenerSet
@@ -26,6 +26,7 @@ enum class GraphRole : std::uint8_t {
   Rule,
   Backend,      // the target of a backendRef: one node per object and port
   MeshService,  // a Service that GAMMA routes attach to
+  Policy,       // a policy of a profiled kind; edges go to what it targets
 };
 
 // Node statuses, as the JSON `status` field spells them.
@@ -72,6 +73,7 @@ inline constexpr std::string_view kBackend = "backend";           // rule -> bac
 inline constexpr std::string_view kRejected = "rejected";         // route -> listener or Gateway
 inline constexpr std::string_view kMissing = "missing";           // referrer -> missing object
 inline constexpr std::string_view kUnsimulated = "unsimulated";   // route -> unmanaged Gateway
+inline constexpr std::string_view kPolicy = "policy";             // policy -> its target
 }  // namespace graph_edge
 
 struct GraphEdge {

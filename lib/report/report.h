@@ -37,6 +37,18 @@ void writeGithub(std::ostream& out, const ReportInput& input);
 void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis);
 void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis);
 
+// `policygraph explain`: the effective policies on one object (policy::effectiveOn), as a
+// tree for the terminal, or the JSON/YAML document of DESIGN.md "Output contracts".
+struct ExplainInput {
+  const model::Resource& target;
+  std::string_view section;  // a listener, rule or port; empty for the whole object
+  const std::vector<policy::Effective>& effective;
+};
+void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options);
+void writeExplainJson(std::ostream& out, const ExplainInput& input);
+void writeExplainYaml(std::ostream& out, const ExplainInput& input);
+std::string explainJsonText(const ExplainInput& input);
+
 // The fingerprints in a JSON report written by writeJson, for `--baseline`. Throws
 // std::runtime_error when the text is not such a report.
 std::set<std::string> readBaseline(std::string_view jsonText);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/report/report.h"
+#include "lib/report/values.h"
 #include "lib/yaml/writer.h"
 
 namespace pg::report {
@@ -53,56 +54,63 @@ Json parentRef(const graph::ParentRef& ref) {
   return out;
 }
 
+Json ancestorRef(const policy::AncestorRef& ref) {
+  Json out = {{"group", ref.group}, {"kind", ref.kind}};
+  if (!ref.namespace_.empty()) out["namespace"] = ref.namespace_;
+  out["name"] = ref.name;
+  if (!ref.sectionName.empty()) out["sectionName"] = ref.sectionName;
+  if (ref.port) out["port"] = *ref.port;
+  return out;
+}
+
+// Conditions policies' controllers add to the objects they affect
+// (`kuadrant.io/AuthPolicyAffected`), in policy order.
+std::vector<graph::Condition> targetConditions(const analysis::Analysis& a,
+                                               const model::Resource* target) {
+  std::vector<graph::Condition> out;
+  for (const policy::TargetCondition& tc : a.policies.targetConditions)
+    if (tc.target == target) out.push_back(tc.condition);
+  return out;
+}
+
 Json statusItems(const analysis::Analysis& a) {
   Json items = Json::array();
-  for (const graph::Gateway& g : a.topology.gateways)
-    if (g.managed) items.push_back(item(*g.resource, gatewayStatus(g)));
+  for (const graph::Gateway& g : a.topology.gateways) {
+    if (!g.managed) continue;
+    Json status = gatewayStatus(g);
+    for (const graph::Condition& c : targetConditions(a, g.resource))
+      status["conditions"].push_back(conditions({c}).at(0));
+    items.push_back(item(*g.resource, std::move(status)));
+  }
   for (const graph::Route& route : a.topology.routes) {
     Json parents = Json::array();
+    std::vector<graph::Condition> affected = targetConditions(a, route.resource);
     for (const graph::RouteParent& p : route.parents) {
       if (p.conditions.empty()) continue;
       std::string_view controller =
           p.gateway ? p.gateway->controllerName : std::string_view(a.topology.meshControllerName);
+      std::vector<graph::Condition> all = p.conditions;
+      if (p.accepted()) all.insert(all.end(), affected.begin(), affected.end());
       parents.push_back({{"parentRef", parentRef(p.ref)},
                          {"controllerName", controller},
-                         {"conditions", conditions(p.conditions)}});
+                         {"conditions", conditions(all)}});
     }
     if (!parents.empty()) items.push_back(item(*route.resource, {{"parents", parents}}));
   }
-  return items;
-}
-
-void writeYamlValue(yaml::Writer& w, const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::object:
-      w.beginMap();
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        w.key(it.key());
-        writeYamlValue(w, it.value());
-      }
-      w.endMap();
-      break;
-    case Json::value_t::array:
-      w.beginList();
-      for (const Json& e : v) writeYamlValue(w, e);
-      w.endList();
-      break;
-    case Json::value_t::string:
-      w.string(v.get<std::string>());
-      break;
-    case Json::value_t::boolean:
-      w.boolean(v.get<bool>());
-      break;
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-      w.integer(v.get<std::int64_t>());
-      break;
-    case Json::value_t::number_float:
-      w.number(v.get<double>());
-      break;
-    default:
-      w.null();
+  for (const policy::Policy& p : a.policies.policies) {
+    Json status = Json::object();
+    if (!p.ancestors.empty()) {
+      Json ancestors = Json::array();
+      for (const policy::AncestorStatus& anc : p.ancestors)
+        ancestors.push_back({{"ancestorRef", ancestorRef(anc.ref)},
+                             {"controllerName", anc.controllerName},
+                             {"conditions", conditions(anc.conditions)}});
+      status["ancestors"] = std::move(ancestors);
+    }
+    if (!p.conditions.empty()) status["conditions"] = conditions(p.conditions);
+    if (!status.empty()) items.push_back(item(*p.resource, std::move(status)));
   }
+  return items;
 }
 
 }  // namespace
@@ -114,7 +122,7 @@ void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis) {
 
 void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis) {
   yaml::Writer w;
-  writeYamlValue(w, statusItems(analysis));
+  detail::writeYamlValue(w, statusItems(analysis));
   out << w.str();
 }
 

@@ -3,7 +3,9 @@
 // at) and in an optional `expect.txt` (`PATH:LINE ID` lines, for files that cannot hold a
 // comment: symlinks, binary files). Optional goldens in `expected/` are compared byte for byte;
 // `PG_UPDATE_GOLDENS=1` rewrites the goldens that exist, for review: `expected/lint.txt` (the
-// text report) and `expected/status.yaml` (`policygraph status`).
+// text report), `expected/status.yaml` (`policygraph status`), and
+// `expected/explain/<Kind>.<namespace>.<name>[#section].json` (`policygraph explain --format
+// json` of that object; `<Kind>.<name>.json` for cluster-scoped ones).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -107,7 +109,31 @@ struct CaseResult {
   std::multiset<Expectation> actual;
   std::string text;    // the text report, for expected/lint.txt
   std::string status;  // `policygraph status` as YAML, for expected/status.yaml
+  // expected/explain/<file> → the explain JSON of the object the file names.
+  std::vector<std::pair<std::string, std::string>> explains;
 };
+
+// The object an explain golden's file name names: `Kind.namespace.name[#section].json`, or
+// `Kind.name.json` when cluster-scoped (names may hold dots, kinds and namespaces do not).
+std::string explainOf(const pg::analysis::Analysis& a, std::string file) {
+  file.resize(file.size() - std::string_view(".json").size());
+  std::string section;
+  if (auto hash = file.find('#'); hash != std::string::npos) {
+    section = file.substr(hash + 1);
+    file.resize(hash);
+  }
+  auto dot = file.find('.');
+  if (dot == std::string::npos) return "bad golden name: want Kind.namespace.name.json\n";
+  std::string kind = file.substr(0, dot), rest = file.substr(dot + 1);
+  std::vector<const pg::model::Resource*> found;
+  if (auto second = rest.find('.'); second != std::string::npos)
+    found = a.store.findByKind(kind, rest.substr(0, second), rest.substr(second + 1));
+  if (found.empty()) found = a.store.findByKind(kind, "", rest);
+  if (found.empty()) return "no object " + file + " in the case\n";
+  std::vector<pg::policy::Effective> effective =
+      pg::policy::effectiveOn(a.policies, a.topology, a.store, *found.front(), section);
+  return pg::report::explainJsonText({*found.front(), section, effective});
+}
 
 CaseResult runCase(const fs::path& caseDir) {
   pg::config::Config settings;
@@ -131,6 +157,15 @@ CaseResult runCase(const fs::path& caseDir) {
   std::ostringstream status;
   pg::report::writeStatusYaml(status, a);
   r.status = status.str();
+  fs::path explainDir = caseDir / "expected" / "explain";
+  if (fs::is_directory(explainDir)) {
+    for (const auto& entry : fs::directory_iterator(explainDir)) {
+      std::string file = entry.path().filename().string();
+      if (file.size() > 5 && file.ends_with(".json"))
+        r.explains.emplace_back("explain/" + file, explainOf(a, file));
+    }
+    std::sort(r.explains.begin(), r.explains.end());
+  }
   return r;
 }
 
@@ -174,8 +209,10 @@ TEST_CASE("every case yields exactly the findings it expects") {
                               << describe(missing) << "found but not expected:\n"
                               << describe(unexpected) << "report:\n"
                               << r.text);
-    for (auto [file, actual] : {std::pair<const char*, const std::string*>{"lint.txt", &r.text},
-                                {"status.yaml", &r.status}}) {
+    std::vector<std::pair<std::string, const std::string*>> outputs = {{"lint.txt", &r.text},
+                                                                       {"status.yaml", &r.status}};
+    for (const auto& [file, text] : r.explains) outputs.emplace_back(file, &text);
+    for (const auto& [file, actual] : outputs) {
       fs::path golden = caseDir / "expected" / file;
       if (!fs::exists(golden)) continue;
       ++goldens;
@@ -183,8 +220,7 @@ TEST_CASE("every case yields exactly the findings it expects") {
         std::ofstream(golden, std::ios::binary) << *actual;
       } else {
         const bool same = readAll(golden) == *actual;
-        CHECK_MESSAGE(same, name << ": output differs from expected/" << std::string(file) << ":\n"
-                                 << *actual);
+        CHECK_MESSAGE(same, name << ": output differs from expected/" << file << ":\n" << *actual);
       }
     }
   }

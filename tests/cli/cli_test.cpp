@@ -149,3 +149,58 @@ TEST_CASE("rules and version") {
   CHECK(unknown.status == 2);
   CHECK(run(dir.path(), "version").out.rfind("policygraph ", 0) == 0);
 }
+
+TEST_CASE("explain: the effective policy of one object, in every format; a REF naming nothing") {
+  pg::testing::TestFolder dir;
+  dir.write("repo.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: eg}
+spec: {controllerName: example.com/gateway}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: public, namespace: infra}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: checkout, namespace: shop}
+spec:
+  parentRefs: [{name: public, namespace: infra}]
+---
+apiVersion: acme.io/v1
+kind: TimeoutPolicy
+metadata: {name: gateway-timeouts, namespace: infra}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: public}
+  override: {idle: 30s}
+  default: {request: 10s}
+---
+apiVersion: acme.io/v1
+kind: TimeoutPolicy
+metadata: {name: checkout-timeouts, namespace: shop}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: checkout}
+  default: {request: 3s, idle: 60s}
+)");
+  dir.write(".policygraph.yaml", "policies:\n  - {group: acme.io, kind: TimeoutPolicy}\n");
+  Run text = run(dir.path(), "explain HTTPRoute/shop/checkout");
+  CHECK(text.status == 0);
+  CHECK(text.out.find("TimeoutPolicy  Gateway/infra/public > HTTPRoute/shop/checkout") !=
+        std::string::npos);
+  CHECK(text.out.find("idle = \"30s\"") != std::string::npos);
+  CHECK(text.out.find("beat TimeoutPolicy/shop/checkout-timeouts (default)") != std::string::npos);
+  Run json = run(dir.path(), "explain HTTPRoute/shop/checkout --format json");
+  CHECK(json.status == 0);
+  CHECK(json.out.find("\"request\": \"3s\"") != std::string::npos);
+  CHECK(json.out.find("\"role\": \"override\"") != std::string::npos);
+  Run yaml = run(dir.path(), "explain HTTPRoute/shop/checkout --format yaml");
+  CHECK(yaml.status == 0);
+  CHECK(yaml.out.find("effective:") != std::string::npos);
+  Run missing = run(dir.path(), "explain HTTPRoute/shop/cart");
+  CHECK(missing.status == 2);
+  CHECK(missing.err.find("HTTPRoute objects in it: HTTPRoute/shop/checkout") != std::string::npos);
+  CHECK(run(dir.path(), "explain not-a-ref").status == 2);
+}

@@ -190,7 +190,7 @@ struct Fixture {
     dir.write("1-infra.yaml", kInfra);
     dir.write("2-routes.yaml", kRoutes);
     dir.write("3-mesh.yaml", kMesh);
-    analysis = analysis::analyze({}, {{dir.path().string()}, dir.path(), jobs, {}, {}});
+    analysis = analysis::analyze({}, {{dir.path().string()}, dir.path(), jobs, {}, {}, {}});
     REQUIRE(analysis.problems.empty());
   }
 };
@@ -553,7 +553,7 @@ metadata:
   name: a-b
   namespace: x
 )");
-  analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}});
+  analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
   report::Graph g = report::buildGraph(a);
   REQUIRE(g.nodes.size() == 3);
   CHECK(g.nodes[0].id == "httproute_x_a_b");
@@ -607,7 +607,7 @@ spec:
   parentRef:
     name: absent
 )");
-  analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}});
+  analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
   nlohmann::json doc = nlohmann::json::parse(render(report::buildGraph(a), report::writeGraphJson));
   std::vector<EdgeTuple> expected = {
       {"gatewayclass_gc", "gateway_infra_gw", "class", true, ""},

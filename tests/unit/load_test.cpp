@@ -113,7 +113,7 @@ TEST_CASE("file limits: size") {
   dir.write("big.yaml", std::string(2000, '#') + "\n");
   config::Config config;
   config.limits.maxFileBytes = 1000;
-  analysis::Analysis a = analysis::analyze(config, {{dir.path().string()}, dir.path(), 1, {}, {}});
+  analysis::Analysis a = analysis::analyze(config, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
   REQUIRE(a.problems.size() == 1);
   CHECK(a.problems[0].kind == load::ProblemKind::FileTooLarge);
 }
@@ -129,7 +129,7 @@ TEST_CASE("the analysis is the same whatever the number of jobs") {
     dir.write("f" + std::to_string(i) + ".yaml", text);
   }
   auto run = [&](unsigned jobs) {
-    analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), jobs, {}, {}});
+    analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), jobs, {}, {}, {}});
     std::string out;
     for (const auto& r : a.store.all()) out += std::string(r.file->path) + " " + r.display() + "\n";
     for (const auto& p : a.problems)

@@ -15,7 +15,7 @@ const char* kDuplicate =
     "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\n";
 
 analysis::Analysis analyzeFolder(const testing::TestFolder& dir, config::Config config = {}) {
-  return analysis::analyze(std::move(config), {{dir.path().string()}, dir.path(), 1, {}, {}});
+  return analysis::analyze(std::move(config), {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
 }
 
 std::vector<std::string> ids(const rules::RuleRun& run) {

@@ -1,0 +1,560 @@
+#include "lib/policy/engine.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "lib/policy/family.h"
+
+namespace pg::policy {
+
+namespace {
+
+constexpr std::string_view kGatewayGroup = graph::kGatewayGroup;
+
+bool isRouteKind(std::string_view kind) {
+  return graph::routeKindOf(kind).has_value();
+}
+
+bool isListenerSet(std::string_view kind) {
+  return kind == "ListenerSet" || kind == "XListenerSet";
+}
+
+bool isBackendKind(std::string_view kind) {
+  return kind == "Service" || kind == "ServiceImport" || kind == "Backend";
+}
+
+// A targetRef without a group: Gateway API kinds default to their group, the rest to core.
+std::string defaultGroup(std::string_view kind) {
+  if (kind == "Gateway" || kind == "GatewayClass" || isRouteKind(kind) || isListenerSet(kind))
+    return std::string(kGatewayGroup);
+  return {};
+}
+
+Level levelOf(std::string_view kind, bool hasSection) {
+  if (kind == "GatewayClass") return Level::GatewayClass;
+  if (kind == "Namespace") return Level::Namespace;
+  if (kind == "Gateway") return hasSection ? Level::Listener : Level::Gateway;
+  if (isListenerSet(kind)) return hasSection ? Level::Listener : Level::ListenerSet;
+  if (isRouteKind(kind)) return hasSection ? Level::RouteRule : Level::Route;
+  return hasSection ? Level::BackendPort : Level::Backend;
+}
+
+class Resolver {
+ public:
+  Resolver(const model::Store& store, const graph::Topology& topology, const PolicyModel& model)
+      : store_(store), topology_(topology), model_(model) {}
+
+  // Fills a target read from `ref` (a targetRef entry) relative to `policy`.
+  Target read(const Policy& policy, yaml::NodeRef ref) const {
+    Target t;
+    t.node = ref;
+    t.at = ref;
+    t.kind = std::string(ref.get("kind").str());
+    yaml::NodeRef group = ref.get("group");
+    t.group = group ? std::string(group.str()) : defaultGroup(t.kind);
+    t.name = std::string(ref.get("name").str());
+    t.sectionName = std::string(ref.get("sectionName").str());
+    yaml::NodeRef ns = ref.get("namespace");
+    t.namespace_ =
+        ns && !ns.str().empty() ? std::string(ns.str()) : std::string(policy.resource->namespace_);
+    resolve(policy, t, ns);
+    return t;
+  }
+
+  void resolve(const Policy& policy, Target& t, yaml::NodeRef namespaceNode) const {
+    t.level = levelOf(t.kind, !t.sectionName.empty());
+    if (store_.isClusterScoped(t.group, t.kind)) t.namespace_.clear();
+    if (t.kind.empty() || t.name.empty()) {
+      fail(t, TargetProblem::Malformed, "Invalid", "the target reference needs a kind and a name",
+           t.node);
+      return;
+    }
+    if (!policy.profile->allowsTarget(t.kind)) {
+      std::string allowed;
+      for (const std::string& k : policy.profile->targetKinds)
+        allowed += (allowed.empty() ? "" : ", ") + k;
+      fail(t, TargetProblem::KindNotAllowed, "Invalid",
+           policy.profile->kind + " cannot target " + t.kind + " objects (it targets " + allowed +
+               ")",
+           t.node.get("kind"));
+      return;
+    }
+    if (!t.namespace_.empty() && t.namespace_ != policy.resource->namespace_ &&
+        !policy.resource->namespace_.empty()) {
+      bool granted = graph::ReferenceGrantIndex{}.permits(
+          store_, policy.resource->group, policy.resource->kind, policy.resource->namespace_,
+          t.group, t.kind, t.namespace_, t.name);
+      if (!granted) {
+        fail(t, TargetProblem::OtherNamespace, "Invalid",
+             "a policy may only target objects in its own namespace \"" +
+                 std::string(policy.resource->namespace_) + "\" (no ReferenceGrant in \"" +
+                 t.namespace_ + "\" allows it)",
+             namespaceNode ? namespaceNode : t.node);
+        return;
+      }
+    }
+    t.resource = store_.find(t.group, t.kind, t.namespace_, t.name);
+    if (!t.resource) {
+      fail(t, TargetProblem::NotFound, "TargetNotFound",
+           t.kind + " " + qualified(t) + " does not exist", t.node.get("name"));
+      return;
+    }
+    if (!t.sectionName.empty() && !sectionExists(t)) {
+      fail(t, TargetProblem::SectionNotFound, "TargetNotFound",
+           t.kind + " " + qualified(t) + " has no " + sectionWord(t.kind) + " named \"" +
+               t.sectionName + "\"",
+           t.node.get("sectionName"));
+    }
+  }
+
+ private:
+  static std::string qualified(const Target& t) {
+    return t.namespace_.empty() ? t.name : t.namespace_ + "/" + t.name;
+  }
+
+  static std::string sectionWord(std::string_view kind) {
+    if (kind == "Gateway" || isListenerSet(kind)) return "listener";
+    if (isRouteKind(kind)) return "rule";
+    return "port";
+  }
+
+  static void fail(Target& t, TargetProblem problem, std::string reason, std::string message,
+                   yaml::NodeRef at) {
+    t.problem = problem;
+    t.reason = std::move(reason);
+    t.message = std::move(message);
+    t.at = at ? at : t.node;
+  }
+
+  bool sectionExists(const Target& t) const {
+    if (t.kind == "Gateway" || isListenerSet(t.kind)) {
+      const graph::Gateway* g = topology_.findGateway(t.namespace_, t.name, t.kind);
+      if (!g) return false;
+      return std::any_of(g->listeners.begin(), g->listeners.end(),
+                         [&](const graph::Listener& l) { return l.name == t.sectionName; });
+    }
+    if (isRouteKind(t.kind)) {
+      const graph::Route* r = model_.routeOf(*t.resource);
+      if (!r) return false;
+      return std::any_of(r->rules.begin(), r->rules.end(),
+                         [&](const graph::RouteRule& rule) { return rule.name == t.sectionName; });
+    }
+    if (t.kind == "Service") {
+      for (yaml::NodeRef port : t.resource->spec().get("ports").items())
+        if (port.get("name").str() == t.sectionName) return true;
+      return false;
+    }
+    return true;  // a kind whose sections policygraph does not model
+  }
+
+  const model::Store& store_;
+  const graph::Topology& topology_;
+  const PolicyModel& model_;
+};
+
+void readTargets(Policy& policy, const Resolver& resolver, const model::Store& store) {
+  yaml::NodeRef spec = policy.resource->spec();
+  if (yaml::NodeRef one = spec.get("targetRef"); one.isMapping())
+    policy.targets.push_back(resolver.read(policy, one));
+  for (yaml::NodeRef ref : spec.get("targetRefs").items())
+    if (ref.isMapping()) policy.targets.push_back(resolver.read(policy, ref));
+  // Envoy Gateway: targetSelectors pick objects of a kind in the policy's namespace by label.
+  for (yaml::NodeRef selector : spec.get("targetSelectors").items()) {
+    std::string kind(selector.get("kind").str());
+    yaml::NodeRef groupNode = selector.get("group");
+    std::string group = groupNode ? std::string(groupNode.str()) : defaultGroup(kind);
+    model::LabelSelector::Error error;
+    std::optional<model::LabelSelector> labels = model::LabelSelector::parse(selector, &error);
+    if (!labels) continue;
+    for (const model::Resource* r : store.select(kind, policy.resource->namespace_, *labels)) {
+      if (r->group != group) continue;
+      Target t;
+      t.node = selector;
+      t.at = selector;
+      t.group = group;
+      t.kind = kind;
+      t.namespace_ = std::string(r->namespace_);
+      t.name = std::string(r->name);
+      t.fromSelector = true;
+      resolver.resolve(policy, t, {});
+      policy.targets.push_back(std::move(t));
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t PolicyModel::AttachmentHash::operator()(const AttachmentKey& k) const {
+  return std::hash<const void*>()(k.first) ^ (std::hash<std::string_view>()(k.second) << 1);
+}
+
+void PolicyModel::indexAttachments() {
+  attachments_.clear();
+  for (const Policy& p : policies) {
+    // A policy its controller rejects for its content attaches nowhere: it neither applies
+    // nor makes a valid newer policy Conflicted.
+    if (!p.invalidMessage.empty()) continue;
+    for (const Target& t : p.targets) {
+      if (!t.attached()) continue;
+      std::vector<const Policy*>& at = attachments_[{t.resource, t.sectionName}];
+      if (std::find(at.begin(), at.end(), &p) == at.end()) at.push_back(&p);
+    }
+  }
+  for (auto& [key, list] : attachments_)
+    std::stable_sort(list.begin(), list.end(),
+                     [](const Policy* a, const Policy* b) { return established(*a, *b); });
+}
+
+void PolicyModel::indexTopology(const graph::Topology& topology) {
+  routes_.clear();
+  backendUses_.clear();
+  for (const graph::Route& r : topology.routes) {
+    routes_.emplace(r.resource, &r);
+    for (const graph::RouteRule& rule : r.rules)
+      for (std::size_t b = 0; b < rule.backends.size(); ++b)
+        if (rule.backends[b].target)
+          backendUses_[rule.backends[b].target].push_back({&r, &rule, b});
+  }
+}
+
+const graph::Route* PolicyModel::routeOf(const model::Resource& resource) const {
+  auto it = routes_.find(&resource);
+  return it == routes_.end() ? nullptr : it->second;
+}
+
+std::span<const BackendUse> PolicyModel::usesOf(const model::Resource& backend) const {
+  auto it = backendUses_.find(&backend);
+  if (it == backendUses_.end()) return {};
+  return it->second;
+}
+
+std::span<const Policy* const> PolicyModel::attachedAll(const model::Resource& object,
+                                                        std::string_view section) const {
+  auto it = attachments_.find({&object, section});
+  if (it == attachments_.end()) return {};
+  return it->second;
+}
+
+std::vector<const Policy*> PolicyModel::attachedTo(const Profile& profile,
+                                                   const model::Resource& object,
+                                                   std::string_view section) const {
+  std::vector<const Policy*> out;
+  auto it = attachments_.find({&object, section});
+  if (it == attachments_.end()) return out;
+  for (const Policy* p : it->second)
+    if (p->profile == &profile) out.push_back(p);
+  return out;
+}
+
+const Policy* PolicyModel::find(const model::Resource& resource) const {
+  for (const Policy& p : policies)
+    if (p.resource == &resource) return &p;
+  return nullptr;
+}
+
+std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Profile& profile,
+                                             const Path& path) {
+  std::vector<Contribution> out;
+  // A policy its controller rejects as invalid takes part in no merge.
+  for (std::size_t i = 0; i < path.size(); ++i)
+    for (const Policy* p : model.attachedTo(profile, *path[i].object, path[i].section))
+      if (p->invalidMessage.empty()) out.push_back({p, i});
+  return out;
+}
+
+std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& model) {
+  std::vector<AncestorRef> out;
+  auto add = [&](AncestorRef ref) {
+    if (std::find(out.begin(), out.end(), ref) == out.end()) out.push_back(std::move(ref));
+  };
+  auto fromParent = [&](const graph::RouteParent& p) {
+    AncestorRef ref;
+    ref.group = p.ref.group;
+    ref.kind = p.ref.kind;
+    ref.namespace_ = p.ref.namespace_;
+    ref.name = p.ref.name;
+    ref.sectionName = std::string(p.ref.sectionName);
+    ref.port = p.ref.port;
+    add(std::move(ref));
+  };
+  if (target.kind == "Gateway" || isListenerSet(target.kind) || target.kind == "GatewayClass" ||
+      target.kind == "Namespace") {
+    AncestorRef ref;
+    ref.group = target.group;
+    ref.kind = target.kind;
+    ref.namespace_ = target.namespace_;
+    ref.name = target.name;
+    ref.sectionName = target.sectionName;
+    add(std::move(ref));
+    return out;
+  }
+  if (!target.resource) return out;
+  if (isRouteKind(target.kind)) {
+    if (const graph::Route* r = model.routeOf(*target.resource))
+      for (const graph::RouteParent& p : r->parents)
+        if (p.gateway || p.service) fromParent(p);
+    return out;
+  }
+  for (const BackendUse& use : model.usesOf(*target.resource))
+    for (const graph::RouteParent& p : use.route->parents)
+      if (p.gateway) fromParent(p);
+  return out;
+}
+
+PolicyModel simulate(const model::Store& store, graph::Topology& topology,
+                     const config::Config& config, const PolicyOptions& options) {
+  PolicyModel model;
+  model.profiles = collectProfiles(store, config);
+  model.indexTopology(topology);
+  Resolver resolver(store, topology, model);
+  for (const model::Resource& r : store.all()) {
+    const Profile* profile = model.profiles.find(r.group, r.kind);
+    if (!profile) continue;
+    if (store.find(r.group, r.kind, r.namespace_, r.name) != &r) continue;  // a duplicate
+    Policy p;
+    p.resource = &r;
+    p.profile = profile;
+    p.creationTimestamp = r.metadata().get("creationTimestamp").str();
+    model.policies.push_back(std::move(p));
+  }
+  for (Policy& p : model.policies) {
+    readTargets(p, resolver, store);
+    switch (p.profile->family) {
+      case Family::GatewayApi:
+        gatewayapi::readBlocks(p);
+        break;
+      case Family::Kuadrant:
+        kuadrant::readBlocks(p);
+        break;
+      case Family::EnvoyGateway:
+        envoygateway::readBlocks(p);
+        break;
+    }
+  }
+  model.indexAttachments();
+  FamilyContext context{store, topology, model, options};
+  gatewayapi::writeStatus(context);
+  kuadrant::writeStatus(context);
+  envoygateway::writeStatus(context);
+  for (const RouteCondition& rc : model.routeConditions) {
+    auto index = static_cast<std::size_t>(rc.route - topology.routes.data());
+    if (index >= topology.routes.size()) continue;
+    graph::Route& route = topology.routes[index];
+    if (rc.parent >= route.parents.size()) continue;
+    std::vector<graph::Condition>& conditions = route.parents[rc.parent].conditions;
+    auto same = std::find_if(conditions.begin(), conditions.end(), [&](const graph::Condition& c) {
+      return c.type == rc.condition.type;
+    });
+    if (same == conditions.end())
+      conditions.push_back(rc.condition);
+    else if (same->status == "True")  // the first problem found stays the reason
+      *same = rc.condition;
+  }
+  for (const model::Resource* object : reachedObjects(model, topology, store))
+    model.effective.push_back({object, effectiveOn(model, topology, store, *object)});
+  return model;
+}
+
+namespace {
+
+class PathBuilder {
+ public:
+  PathBuilder(const PolicyModel& model, const model::Store& store) : model_(model), store_(store) {}
+
+  // Appends the Namespace step of `object` unless the previous step is in the same one.
+  void namespaceStep(Path& path, const model::Resource& object) const {
+    if (object.namespace_.empty()) return;
+    if (!path.empty() && path.back().object->namespace_ == object.namespace_) return;
+    if (const model::Resource* ns = store_.find("", "Namespace", "", object.namespace_))
+      path.push_back({Level::Namespace, ns, {}, nullptr, nullptr, nullptr});
+  }
+
+  Path gatewayPath(const graph::Gateway& g, std::string_view listener) const {
+    Path path;
+    const graph::Gateway& root = g.parent ? *g.parent : g;
+    if (root.gatewayClass)
+      path.push_back({Level::GatewayClass, root.gatewayClass, {}, nullptr, nullptr, nullptr});
+    namespaceStep(path, *root.resource);
+    path.push_back({Level::Gateway, root.resource, {}, &root, nullptr, nullptr});
+    if (g.parent) {
+      namespaceStep(path, *g.resource);
+      path.push_back({Level::ListenerSet, g.resource, {}, &g, nullptr, nullptr});
+    }
+    if (!listener.empty())
+      path.push_back({Level::Listener, g.resource, listener, &g, nullptr, nullptr});
+    return path;
+  }
+
+  std::vector<Path> routePaths(const graph::Route& route, std::string_view rule) const {
+    std::vector<Path> out;
+    auto finish = [&](Path path, const graph::RouteParent* parent) {
+      namespaceStep(path, *route.resource);
+      path.push_back({Level::Route, route.resource, {}, nullptr, &route, parent});
+      if (!rule.empty())
+        path.push_back({Level::RouteRule, route.resource, rule, nullptr, &route, parent});
+      out.push_back(std::move(path));
+    };
+    for (const graph::RouteParent& p : route.parents) {
+      if (p.gateway && p.accepted()) {
+        for (const graph::Listener* l : p.listeners) finish(gatewayPath(*l->gateway, l->name), &p);
+      } else if (p.service && p.accepted()) {
+        finish({}, &p);
+      }
+    }
+    if (out.empty()) finish({}, nullptr);
+    return out;
+  }
+
+  std::vector<Path> backendPaths(const model::Resource& backend, std::string_view port) const {
+    std::vector<Path> out;
+    auto finish = [&](Path path) {
+      namespaceStep(path, backend);
+      path.push_back({Level::Backend, &backend, {}, nullptr, nullptr, nullptr});
+      if (!port.empty())
+        path.push_back({Level::BackendPort, &backend, port, nullptr, nullptr, nullptr});
+      out.push_back(std::move(path));
+    };
+    const graph::RouteRule* previous = nullptr;
+    for (const BackendUse& use : model_.usesOf(backend)) {
+      if (use.rule == previous) continue;  // two backendRefs of one rule: one path
+      previous = use.rule;
+      for (Path path : routePaths(*use.route, use.rule->name)) finish(std::move(path));
+    }
+    if (out.empty()) finish({});
+    return out;
+  }
+
+ private:
+  const PolicyModel& model_;
+  const model::Store& store_;
+};
+
+void dedupe(std::vector<Path>& paths) {
+  std::vector<Path> unique;
+  for (Path& p : paths)
+    if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
+  paths = std::move(unique);
+}
+
+Effective effectiveFor(const Profile& profile, const Path& path,
+                       const std::vector<Contribution>& contributions) {
+  switch (profile.family) {
+    case Family::GatewayApi:
+      return gatewayapi::effective(profile, path, contributions);
+    case Family::Kuadrant:
+      return kuadrant::effective(profile, path, contributions);
+    case Family::EnvoyGateway:
+      return envoygateway::effective(profile, path, contributions);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<Path> pathsTo(const PolicyModel& model, const graph::Topology& topology,
+                          const model::Store& store, const model::Resource& target,
+                          std::string_view section) {
+  PathBuilder builder(model, store);
+  std::vector<Path> paths;
+  if (target.kind == "Gateway" || isListenerSet(target.kind)) {
+    if (const graph::Gateway* g = topology.findGateway(target.namespace_, target.name, target.kind))
+      paths.push_back(builder.gatewayPath(*g, section));
+  } else if (const graph::Route* r = isRouteKind(target.kind) ? model.routeOf(target) : nullptr) {
+    paths = builder.routePaths(*r, section);
+  } else if (isBackendKind(target.kind)) {
+    paths = builder.backendPaths(target, section);
+  } else if (target.kind == "GatewayClass") {
+    paths.push_back({{Level::GatewayClass, &target, {}, nullptr, nullptr, nullptr}});
+  } else if (target.kind == "Namespace") {
+    paths.push_back({{Level::Namespace, &target, {}, nullptr, nullptr, nullptr}});
+  }
+  if (paths.empty()) {
+    Path path;
+    builder.namespaceStep(path, target);
+    path.push_back(
+        {levelOf(target.kind, !section.empty()), &target, section, nullptr, nullptr, nullptr});
+    paths.push_back(std::move(path));
+  }
+  dedupe(paths);
+  return paths;
+}
+
+Path visiblePath(const PolicyModel& model, const Profile& profile, const Path& path) {
+  Path out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const Step& s = path[i];
+    bool always = s.level == Level::Gateway || s.level == Level::Route || i + 1 == path.size();
+    if (always || !model.attachedTo(profile, *s.object, s.section).empty()) out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topology& topology,
+                                   const model::Store& store, const model::Resource& target,
+                                   std::string_view section) {
+  std::vector<Path> paths = pathsTo(model, topology, store, target, section);
+  // A route without a section: its named rules that have rule-level policies get paths too.
+  if (section.empty() && isRouteKind(target.kind)) {
+    if (const graph::Route* r = model.routeOf(target)) {
+      for (const graph::RouteRule& rule : r->rules) {
+        if (rule.name.empty()) continue;
+        bool targeted = false;
+        for (const Policy* p : model.attachedAll(target, rule.name))
+          targeted = targeted || p->invalidMessage.empty();
+        if (!targeted) continue;
+        for (Path& p : pathsTo(model, topology, store, target, rule.name))
+          paths.push_back(std::move(p));
+      }
+    }
+  }
+  std::vector<Effective> out;
+  std::set<std::pair<const Profile*, std::vector<std::string>>> seen;
+  for (const Profile& profile : model.profiles.profiles) {
+    for (const Path& path : paths) {
+      std::vector<Contribution> contributions = contributionsAlong(model, profile, path);
+      if (contributions.empty()) continue;
+      Effective e = effectiveFor(profile, path, contributions);
+      if (e.value.empty() && e.ineffective.empty()) continue;
+      Path visible = visiblePath(model, profile, path);
+      std::vector<std::string> key;
+      for (const Step& s : visible) key.push_back(s.display());
+      if (!seen.insert({&profile, key}).second) continue;
+      e.profile = &profile;
+      e.fullPath = path;
+      e.path = std::move(visible);
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
+                                                   const graph::Topology& topology,
+                                                   const model::Store& store) {
+  std::set<const model::Resource*> reached;
+  for (const Policy& p : model.policies)
+    for (const Target& t : p.targets)
+      if (t.attached()) reached.insert(t.resource);
+  // Inherited policies reach every route below their target: one walk over the routes,
+  // whatever the number of policies.
+  PathBuilder builder(model, store);
+  for (const graph::Route& r : topology.routes) {
+    bool below = false;
+    for (const Path& path : builder.routePaths(r, {})) {
+      for (const Step& s : path) {
+        for (const Policy* p : model.attachedAll(*s.object, s.section))
+          below = below || p->profile->policyClass == PolicyClass::Inherited;
+        if (below) break;
+      }
+      if (below) break;
+    }
+    if (below) reached.insert(r.resource);
+  }
+  std::vector<const model::Resource*> out;
+  for (const model::Resource& r : store.all())
+    if (reached.count(&r)) out.push_back(&r);
+  return out;
+}
+
+}  // namespace pg::policy

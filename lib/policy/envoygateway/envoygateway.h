@@ -1,0 +1,43 @@
+// Internal to lib/policy/envoygateway: Envoy Gateway's policy kinds (BackendTrafficPolicy,
+// ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy). Their semantics, as the Envoy
+// Gateway translator implements them:
+//  - the whole spec is one block; the most specific target wins atomically (route rule >
+//    route > listener > ListenerSet > Gateway), unless the route policy sets `mergeType`, in
+//    which case it is merged over the policy of its listener, ListenerSet or Gateway;
+//  - a second policy of the kind on the same target (and section) is rejected (Conflicted);
+//  - status goes on ancestors: the targeted Gateway or ListenerSet (with the listener as
+//    sectionName), or the parentRefs of a targeted route; a target that does not exist gets
+//    no ancestor at all, since another controller may own it;
+//  - the less specific policy keeps Accepted and is told which targets override or merge it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "lib/policy/family.h"
+
+namespace pg::policy::envoygateway {
+
+// A structural problem the translator rejects a policy for (Accepted False, reason Invalid).
+struct Problem {
+  std::string message;
+  yaml::NodeRef at;
+};
+
+// The first problem of `policy`'s spec that Envoy Gateway reports as Invalid, if any. Only
+// checks that need nothing but the spec and the objects it names.
+std::optional<Problem> validate(const Policy& policy, const model::Store& store);
+
+// A field of a mapping as Go's JSON decoder finds it: the exact key, else one that differs
+// in case only. Envoy Gateway's own manifests rely on it (`Name:`, `Kind:` in backendRefs).
+yaml::NodeRef goField(yaml::NodeRef map, std::string_view key);
+
+// `mergeType` of a route policy: how it combines with its Gateway-side policy; nullopt when
+// the policy replaces it (no mergeType).
+std::optional<Strategy> mergeStrategy(const Policy& policy);
+
+// Status allows 16 ancestors: Envoy Gateway keeps the first 16 in reference order and says so
+// on the last one kept. Also used for BackendTLSPolicy, whose status it writes the same way.
+void truncateAncestors(Policy& policy);
+
+}  // namespace pg::policy::envoygateway

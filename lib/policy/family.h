@@ -1,0 +1,58 @@
+// Internal to lib/policy: what the generic engine asks of each family. Each family's
+// semantics live in its own folder (gatewayapi/, kuadrant/, envoygateway/) behind these
+// three functions.
+#pragma once
+
+#include <vector>
+
+#include "lib/policy/engine.h"
+
+namespace pg::policy {
+
+// A policy attached at one step of a path.
+struct Contribution {
+  const Policy* policy = nullptr;
+  std::size_t step = 0;  // index into the path
+};
+
+struct FamilyContext {
+  const model::Store& store;
+  graph::Topology& topology;
+  PolicyModel& model;
+  const PolicyOptions& options;
+};
+
+// The contributions of one kind along a path, least specific step first and, within a step,
+// the most established policy first.
+std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Profile& profile,
+                                             const Path& path);
+
+// Ancestors for status: the Gateway-level objects a target hangs under, as their routes'
+// parentRefs name them (Gateways themselves for Gateway targets).
+std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& model);
+
+// Caps ancestors[] at the 16 entries the Gateway API allows.
+inline constexpr std::size_t kMaxAncestors = 16;
+
+namespace gatewayapi {
+void readBlocks(Policy& policy);
+void writeStatus(FamilyContext& context);
+Effective effective(const Profile& profile, const Path& path,
+                    const std::vector<Contribution>& contributions);
+}  // namespace gatewayapi
+
+namespace kuadrant {
+void readBlocks(Policy& policy);
+void writeStatus(FamilyContext& context);
+Effective effective(const Profile& profile, const Path& path,
+                    const std::vector<Contribution>& contributions);
+}  // namespace kuadrant
+
+namespace envoygateway {
+void readBlocks(Policy& policy);
+void writeStatus(FamilyContext& context);
+Effective effective(const Profile& profile, const Path& path,
+                    const std::vector<Contribution>& contributions);
+}  // namespace envoygateway
+
+}  // namespace pg::policy

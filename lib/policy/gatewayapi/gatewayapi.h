@@ -1,0 +1,41 @@
+// Internal to lib/policy/gatewayapi: the parts of the family with kind-specific rules.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lib/policy/family.h"
+
+namespace pg::policy::gatewayapi {
+
+// BackendTLSPolicy (GEP-1897): ancestors are the Gateways whose routes use the targeted
+// Service; a CA certificate reference that does not resolve rejects the policy
+// (NoValidCACertificate) and makes those routes' backends unusable (ResolvedRefs False on
+// the route, as Envoy Gateway writes it).
+class ExternalUses;
+void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external);
+
+// Envoy Gateway policies' external services (ext auth, ext proc, JWKS, OIDC provider...):
+// every backendRef written in such a policy's spec, with the top-level field it is under (the
+// feature Envoy Gateway reports problems under), collected once and keyed by the object it
+// names, so that each BackendTLSPolicy target is one lookup.
+class ExternalUses {
+ public:
+  explicit ExternalUses(PolicyModel& model);
+  // The policies whose external services reach the target (its port, for a sectioned one),
+  // each once, in policy order, with the first feature in spec order that does.
+  std::vector<std::pair<Policy*, std::string_view>> reaching(const Target& target) const;
+
+ private:
+  struct Use {
+    Policy* policy;
+    std::string_view feature;
+    yaml::NodeRef ref;
+  };
+  std::unordered_map<std::string, std::vector<Use>> uses_;
+};
+
+}  // namespace pg::policy::gatewayapi

@@ -1,0 +1,206 @@
+// The status Kuadrant writes (RFC 0009 "Status reporting", RFC 0004): on each policy
+// `Accepted` and, for inherited kinds, `Enforced`; on each Gateway and route an enforced
+// policy affects, `kuadrant.io/<Kind>Affected`.
+//
+// Whether a policy is enforced is a question about traffic, so it is answered per route:
+// the effective policy is computed on every path a request can take through a Gateway to a
+// route (or to a route rule that has policies of its own, the rest of the route being one
+// more path, the RFC's "virtual route"), and each of the policy's rules either survived
+// there or was overridden by someone.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "lib/policy/kuadrant/kuadrant.h"
+
+namespace pg::policy::kuadrant {
+
+namespace {
+
+graph::Condition condition(std::string type, bool ok, std::string reason, std::string message) {
+  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
+}
+
+graph::Condition acceptedCondition(const Policy& policy, const PolicyModel& model) {
+  if (!policy.invalidMessage.empty())
+    return condition("Accepted", false, "Invalid", "Policy is invalid: " + policy.invalidMessage);
+  if (policy.targets.empty())
+    return condition("Accepted", false, "Invalid", "Policy is invalid: spec.targetRef is missing");
+  for (const Target& t : policy.targets) {
+    if (t.attached()) continue;
+    if (t.reason != "TargetNotFound")
+      return condition("Accepted", false, t.reason, "Policy is invalid: " + t.message);
+    std::string message = "Policy target " + t.name + " was not found";
+    if (t.resource) message += ": " + t.message;  // the object exists, its section does not
+    return condition("Accepted", false, "TargetNotFound", message);
+  }
+  if (policy.profile->policyClass == PolicyClass::Direct) {
+    for (const Target& t : policy.targets) {
+      for (const Policy* rival : model.attachedTo(*policy.profile, *t.resource, t.sectionName)) {
+        if (rival == &policy) break;
+        if (usable(*rival))
+          return condition("Accepted", false, "Conflicted",
+                           "Policy is conflicted by " + rival->key());
+      }
+    }
+  }
+  return condition("Accepted", true, "Accepted", "Policy has been accepted");
+}
+
+bool throughGateway(const Path& path) {
+  return std::any_of(path.begin(), path.end(),
+                     [](const Step& s) { return s.level == Level::Gateway; });
+}
+
+// Every path traffic to `route` takes through a Gateway, split by the route's rules that
+// policies of the kind target.
+std::vector<Path> trafficPaths(const FamilyContext& context, const Profile& profile,
+                               const graph::Route& route) {
+  std::vector<Path> out;
+  bool wholeRoute = route.rules.empty();
+  for (const graph::RouteRule& rule : route.rules) {
+    if (rule.name.empty() ||
+        context.model.attachedTo(profile, *route.resource, rule.name).empty()) {
+      wholeRoute = true;
+      continue;
+    }
+    for (Path& p :
+         pathsTo(context.model, context.topology, context.store, *route.resource, rule.name))
+      out.push_back(std::move(p));
+  }
+  if (wholeRoute)
+    for (Path& p : pathsTo(context.model, context.topology, context.store, *route.resource))
+      out.push_back(std::move(p));
+  std::erase_if(out, [](const Path& p) { return !throughGateway(p); });
+  return out;
+}
+
+// What the effective policies say about one policy, over every path it reaches.
+struct Outcome {
+  bool reached = false;
+  std::set<std::string> kept;  // rule names that survived somewhere
+  std::set<std::string> lost;  // rule names overridden somewhere
+  std::set<std::string> by;    // who overrode them (policy keys, sorted)
+  // Rule names of blocks whose constraint (`when` on the lower policy) did not hold.
+  std::set<std::string> unmet;
+};
+
+std::string bracketed(const std::set<std::string>& keys) {
+  std::string out = "[";
+  for (const std::string& k : keys) out += (out.size() > 1 ? " " : "") + k;
+  return out + "]";
+}
+
+std::string joined(const std::set<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+const Value* lookup(const Value& value, const std::vector<std::string>& id) {
+  const Value* v = &value;
+  for (const std::string& part : id)
+    if (!(v = v->find(part))) return nullptr;
+  return v;
+}
+
+bool affectable(Level level) {
+  return level == Level::Gateway || level == Level::ListenerSet || level == Level::Listener ||
+         level == Level::Route || level == Level::RouteRule;
+}
+
+void writeEnforced(FamilyContext& context, const Profile& profile) {
+  PolicyModel& model = context.model;
+  std::map<const Policy*, Outcome> outcomes;
+  std::map<const model::Resource*, std::set<std::string>> affected;
+  for (const graph::Route& route : context.topology.routes) {
+    if (!profile.allowsTarget(route.resource->kind)) continue;
+    for (const Path& path : trafficPaths(context, profile, route)) {
+      std::vector<Contribution> contributions = contributionsAlong(model, profile, path);
+      if (contributions.empty()) continue;
+      Effective e = effective(profile, path, contributions);
+      std::set<const Policy*> seen;
+      for (const Contribution& c : contributions) {
+        if (!usable(*c.policy) || !seen.insert(c.policy).second) continue;
+        Outcome& o = outcomes[c.policy];
+        o.reached = true;
+        bool keptHere = false;
+        for (const Block& b : c.policy->blocks) {
+          for (const NamedRule& r : rulesOf(profile, b.node)) {
+            std::string name = ruleName(profile, r.id);
+            const Value* v = lookup(e.value, r.id);
+            if (v && v->isNode() && v->origin.policy == c.policy) {
+              o.kept.insert(name);
+              keptHere = true;
+              continue;
+            }
+            std::string field = fieldOf(r.id);
+            bool overridden = false;
+            for (const Overridden& lost : e.overridden)
+              if (lost.policy == c.policy && lost.field == field && lost.by) {
+                o.by.insert(lost.by->key());
+                overridden = true;
+              }
+            // Not overridden and absent: its block's constraint did not hold on this path.
+            if (!overridden && constraintWhen(b.node))
+              o.unmet.insert(name);
+            else
+              o.lost.insert(name);
+          }
+        }
+        if (!keptHere) continue;
+        for (std::size_t i = c.step; i < path.size(); ++i)
+          if (affectable(path[i].level)) affected[path[i].object].insert(c.policy->key());
+      }
+    }
+  }
+
+  for (Policy& p : model.policies) {
+    if (p.profile != &profile || p.conditions.empty() || p.conditions.front().status != "True")
+      continue;
+    const Outcome& o = outcomes[&p];
+    if (!o.reached) {
+      p.conditions.push_back(condition("Enforced", false, "Unknown",
+                                       "Policy is not in the path to any existing routes"));
+    } else if (o.lost.empty() && o.kept.empty()) {
+      // Only constraints, and none held: the policy applies nowhere, and nobody beat it.
+      p.conditions.push_back(condition(
+          "Enforced", false, "Unknown",
+          "Policy is not enforced: the condition of its `when` holds on no path it reaches"));
+    } else if (o.lost.empty()) {
+      p.conditions.push_back(
+          condition("Enforced", true, "Enforced", "Policy has been successfully enforced"));
+    } else if (o.kept.empty()) {
+      p.conditions.push_back(
+          condition("Enforced", false, "Overridden", "Policy is overridden by " + bracketed(o.by)));
+    } else {
+      p.conditions.push_back(condition(
+          "Enforced", true, "PartiallyEnforced",
+          "Policy has been successfully enforced. The following rules have been overridden by " +
+              bracketed(o.by) + ": " + joined(o.lost)));
+    }
+  }
+
+  for (const model::Resource& r : context.store.all()) {
+    auto it = affected.find(&r);
+    if (it == affected.end()) continue;
+    model.targetConditions.push_back(
+        {&r, condition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
+                       "Object affected by " + profile.kind + " " + bracketed(it->second))});
+  }
+}
+
+}  // namespace
+
+void writeStatus(FamilyContext& context) {
+  PolicyModel& model = context.model;
+  for (Policy& p : model.policies)
+    if (p.profile->family == Family::Kuadrant) p.conditions.push_back(acceptedCondition(p, model));
+  // Direct kinds (DNSPolicy, TLSPolicy) are enforced by DNS providers and certificate
+  // issuers, which an offline simulation cannot observe: they get Accepted only.
+  for (const Profile& profile : model.profiles.profiles)
+    if (profile.family == Family::Kuadrant && profile.policyClass == PolicyClass::Inherited)
+      writeEnforced(context, profile);
+}
+
+}  // namespace pg::policy::kuadrant

@@ -1,0 +1,156 @@
+// `policygraph explain REF`: every policy that reaches one object and the effective result
+// per hierarchy path, field by field with where each value came from and what it beat.
+#include <sstream>
+
+#include "lib/report/common.h"
+#include "lib/report/report.h"
+#include "lib/report/values.h"
+
+namespace pg::report {
+
+namespace {
+
+using detail::Json;
+
+// The level an origin sits at, as a person names it: the kind of the object (Gateway,
+// HTTPRoute, Service, Namespace), or the section (Listener, RouteRule, BackendPort).
+std::string levelOf(const policy::Effective& e, const policy::Origin& origin) {
+  if (origin.step < e.fullPath.size()) {
+    const policy::Step& s = e.fullPath[origin.step];
+    if (s.section.empty()) return std::string(s.object->kind);
+  }
+  return std::string(policy::levelName(origin.level));
+}
+
+std::string policyRef(const policy::Policy* p) {
+  return p ? p->display() : std::string();
+}
+
+Json targetJson(const model::Resource& target, std::string_view section) {
+  Json t = {{"kind", target.kind}};
+  if (!target.namespace_.empty()) t["namespace"] = target.namespace_;
+  t["name"] = target.name;
+  if (!section.empty()) t["sectionName"] = section;
+  return t;
+}
+
+Json explainDocument(const ExplainInput& in) {
+  Json policies = Json::array();
+  for (const policy::Effective& e : in.effective) {
+    Json path = Json::array();
+    for (const policy::Step& s : e.path) path.push_back(s.display());
+    Json provenance = Json::array();
+    for (const policy::Provenance& p : policy::provenanceOf(e.value))
+      provenance.push_back({{"field", p.field},
+                            {"policy", policyRef(p.origin.policy)},
+                            {"role", policy::roleName(p.origin.role)},
+                            {"level", levelOf(e, p.origin)}});
+    Json overridden = Json::array();
+    for (const policy::Overridden& o : e.overridden)
+      overridden.push_back({{"field", o.field},
+                            {"policy", policyRef(o.policy)},
+                            {"role", policy::roleName(o.role)},
+                            {"by", policyRef(o.by)},
+                            {"byRole", policy::roleName(o.byRole)}});
+    Json entry = {{"kind", e.profile->kind},
+                  {"path", path},
+                  {"effective", detail::valueToJson(e.value)},
+                  {"provenance", provenance},
+                  {"overridden", overridden}};
+    if (!e.ineffective.empty()) {
+      Json ineffective = Json::array();
+      for (const policy::Policy* p : e.ineffective) ineffective.push_back(p->display());
+      entry["ineffective"] = ineffective;
+    }
+    policies.push_back(std::move(entry));
+  }
+  return {{"target", targetJson(in.target, in.section)}, {"policies", policies}};
+}
+
+std::string compact(const Json& v) {
+  return v.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// Where a node came from, for the terminal: `path:line:column`.
+std::string whereOf(const policy::Value& v) {
+  if (!v.isNode() || !v.origin.policy || !v.origin.policy->resource->file) return {};
+  model::Location at = v.origin.policy->resource->locate(v.node);
+  return detail::position(at);
+}
+
+void collectLeaves(const policy::Value& v, const std::string& field,
+                   std::vector<std::pair<std::string, const policy::Value*>>& out) {
+  if (v.isNode()) {
+    out.emplace_back(field, &v);
+    return;
+  }
+  for (const auto& [k, child] : v.entries) collectLeaves(child, policy::joinField(field, k), out);
+}
+
+}  // namespace
+
+void writeExplainJson(std::ostream& out, const ExplainInput& input) {
+  out << explainDocument(input).dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+void writeExplainYaml(std::ostream& out, const ExplainInput& input) {
+  yaml::Writer w;
+  detail::writeYamlValue(w, explainDocument(input));
+  out << w.str();
+}
+
+void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options) {
+  auto bold = [&](const std::string& s) { return options.color ? "\033[1m" + s + "\033[0m" : s; };
+  auto dim = [&](const std::string& s) { return options.color ? "\033[2m" + s + "\033[0m" : s; };
+  model::ObjectRef ref = input.target.ref();
+  ref.sectionName = std::string(input.section);
+  out << bold(ref.display()) << '\n';
+  if (input.effective.empty()) {
+    out << "  no policy reaches it\n";
+    return;
+  }
+  for (const policy::Effective& e : input.effective) {
+    std::string path;
+    for (const policy::Step& s : e.path) path += (path.empty() ? "" : " > ") + s.display();
+    out << '\n' << bold(e.profile->kind) << "  " << path << '\n';
+    std::vector<std::pair<std::string, const policy::Value*>> leaves;
+    collectLeaves(e.value, {}, leaves);
+    std::size_t items = leaves.size() + (e.ineffective.empty() ? 0 : 1);
+    std::size_t n = 0;
+    for (const auto& [field, v] : leaves) {
+      bool last = ++n == items;
+      std::string branch = last ? "└─ " : "├─ ";
+      std::string indent = last ? "   " : "│  ";
+      out << branch << (field.empty() ? "(whole)" : field) << " = "
+          << compact(detail::nodeToJson(v->node)) << '\n';
+      out << indent
+          << dim("from " + policyRef(v->origin.policy) + " (" +
+                 std::string(policy::roleName(v->origin.role)) + ", " + levelOf(e, v->origin) +
+                 ")");
+      if (std::string where = whereOf(*v); !where.empty()) out << dim("  " + where);
+      out << '\n';
+      for (const policy::Overridden& o : e.overridden) {
+        bool under =
+            o.field == field || (field.empty() ? false : o.field.rfind(field + ".", 0) == 0);
+        if (under && o.by == v->origin.policy)
+          out << indent
+              << dim("beat " + policyRef(o.policy) + " (" + std::string(policy::roleName(o.role)) +
+                     ")" + (o.field == field ? "" : " at " + o.field))
+              << '\n';
+      }
+    }
+    if (!e.ineffective.empty()) {
+      out << "└─ not applied:";
+      for (const policy::Policy* p : e.ineffective) out << ' ' << p->display();
+      out << '\n';
+    }
+  }
+}
+
+std::string explainJsonText(const ExplainInput& input) {
+  std::ostringstream out;
+  writeExplainJson(out, input);
+  return out.str();
+}
+
+}  // namespace pg::report

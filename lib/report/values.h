@@ -1,0 +1,22 @@
+// Internal to lib/report: JSON values of the documents the writers build, from source nodes
+// and merged policy values, and their YAML rendering.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "lib/policy/value.h"
+#include "lib/yaml/tree.h"
+#include "lib/yaml/writer.h"
+
+namespace pg::report::detail {
+
+using Json = nlohmann::ordered_json;
+
+// A node as JSON, typed the way YAML's core schema reads plain scalars (null, booleans,
+// integers, floats); every other scalar is a string.
+Json nodeToJson(yaml::NodeRef node);
+// A merged policy value: mappings built by merging, nodes taken whole.
+Json valueToJson(const policy::Value& value);
+void writeYamlValue(yaml::Writer& w, const Json& v);
+
+}  // namespace pg::report::detail

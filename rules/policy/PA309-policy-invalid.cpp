@@ -1,0 +1,24 @@
+#include "rules/policy/policy_rules.h"
+
+namespace pg::rules {
+namespace {
+
+using namespace policyrules;
+
+// A policy its controller rejects as Invalid for its content. Kuadrant's own structural
+// rules have KD4xx findings of their own.
+void check(Context& ctx) {
+  for (const policy::Policy& p : ctx.analysis().policies.policies) {
+    if (p.invalidMessage.empty() || p.profile->family == policy::Family::Kuadrant) continue;
+    reportOn(ctx, p, p.invalidAt ? p.invalidAt : p.resource->spec(),
+             p.profile->kind + " " + p.key() +
+                 " is rejected (status Accepted False, Invalid): " + p.invalidMessage);
+  }
+}
+
+}  // namespace
+
+PG_RULE(PA309, "policy-invalid", "policy", Error,
+        "A policy's controller rejects its content as invalid", policyrules::kPolicySubjects, check)
+
+}  // namespace pg::rules
