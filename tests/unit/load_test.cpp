@@ -145,7 +145,8 @@ TEST_CASE("the analysis is the same whatever the number of jobs") {
 
 TEST_CASE("standard input is read as one file") {
   analysis::Inputs inputs{
-      {"-"}, fs::current_path(), 1, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", {}};
+      {"-"}, fs::current_path(), 1, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", {},
+      {}};
   analysis::Analysis a = analysis::analyze({}, inputs);
   REQUIRE(a.files.size() == 1);
   CHECK(a.files[0]->path == "<stdin>");
