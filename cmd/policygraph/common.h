@@ -20,7 +20,8 @@ struct InputOptions {
 
 void addInputOptions(CLI::App& cmd, InputOptions& options);
 
-// Reads the config file and runs the analysis; usage errors become UsageError.
-analysis::Analysis analyzeInputs(InputOptions& options);
+// Reads the config file and runs the analysis, which lives until the process exits; usage
+// errors become UsageError.
+const analysis::Analysis& analyzeInputs(InputOptions& options);
 
 }  // namespace pg::cli

@@ -90,7 +90,7 @@ int run(const CLI::App& cmd, LintOptions& o) {
   }
   std::set<std::string> baseline;
   if (!o.baselinePath.empty()) baseline = readBaselineFile(o.baselinePath);
-  analysis::Analysis result = analyzeInputs(o.inputs);
+  const analysis::Analysis& result = analyzeInputs(o.inputs);
   rules::RuleRun run = rules::runRules(result, baseline);
   std::vector<model::RuleInfo> catalogue = rules::catalogue();
   report::ReportInput input{result, run.findings, catalogue, run.suppressed, run.baselined};

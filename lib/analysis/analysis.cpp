@@ -20,7 +20,9 @@ Analysis analyze(config::Config config, const Inputs& inputs) {
   a.store = model::Store(config.defaultNamespace);
   a.store.build(std::move(loaded.resources));
   a.topology = graph::buildTopology(a.store, inputs.topology);
-  a.policies = policy::simulate(a.store, a.topology, config, inputs.policy);
+  policy::PolicyOptions policyOptions = inputs.policy;
+  policyOptions.jobs = inputs.jobs;
+  a.policies = policy::simulate(a.store, a.topology, config, policyOptions);
   a.config = std::move(config);
   return a;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "lib/policy/family.h"
 
@@ -351,8 +352,24 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
     else if (same->status == "True")  // the first problem found stays the reason
       *same = rc.condition;
   }
-  for (const model::Resource* object : reachedObjects(model, topology, store))
-    model.effective.push_back({object, effectiveOn(model, topology, store, *object)});
+  // The effective policies of every reached object: independent of each other and reading
+  // only what is built above, so they are computed on `jobs` threads, each filling its own
+  // slots (the result does not depend on the number of jobs).
+  std::vector<const model::Resource*> reached = reachedObjects(model, topology, store);
+  model.effective.resize(reached.size());
+  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, 64));
+  auto work = [&](std::size_t first, std::size_t step) {
+    for (std::size_t i = first; i < reached.size(); i += step)
+      model.effective[i] = {reached[i], effectiveOn(model, topology, store, *reached[i])};
+  };
+  if (jobs == 1 || reached.size() < 64) {
+    work(0, 1);
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(work, j, jobs);
+    work(0, jobs);
+    for (std::thread& t : threads) t.join();
+  }
   return model;
 }
 
@@ -509,17 +526,27 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
     }
   }
   std::vector<Effective> out;
-  std::set<std::pair<const Profile*, std::vector<std::string>>> seen;
+  using VisibleKey = std::vector<std::pair<const model::Resource*, std::string_view>>;
+  std::set<std::pair<const Profile*, VisibleKey>> seen;
+  // Only the kinds attached somewhere on a path can reach the target through it.
+  std::vector<std::vector<const Profile*>> present(paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    for (const Step& s : paths[i])
+      for (const Policy* p : model.attachedAll(*s.object, s.section))
+        if (std::find(present[i].begin(), present[i].end(), p->profile) == present[i].end())
+          present[i].push_back(p->profile);
   for (const Profile& profile : model.profiles.profiles) {
-    for (const Path& path : paths) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (std::find(present[i].begin(), present[i].end(), &profile) == present[i].end()) continue;
+      const Path& path = paths[i];
       std::vector<Contribution> contributions = contributionsAlong(model, profile, path);
       if (contributions.empty()) continue;
       Effective e = effectiveFor(profile, path, contributions);
       if (e.value.empty() && e.ineffective.empty()) continue;
       Path visible = visiblePath(model, profile, path);
-      std::vector<std::string> key;
-      for (const Step& s : visible) key.push_back(s.display());
-      if (!seen.insert({&profile, key}).second) continue;
+      VisibleKey key;
+      for (const Step& s : visible) key.emplace_back(s.object, s.section);
+      if (!seen.insert({&profile, std::move(key)}).second) continue;
       e.profile = &profile;
       e.fullPath = path;
       e.path = std::move(visible);

@@ -93,6 +93,7 @@ struct PolicyModel {
 
 struct PolicyOptions {
   std::string controllerName;  // written in ancestors[]; empty: each family's own
+  unsigned jobs = 1;           // threads for the effective policies of reached objects
 };
 
 // `topology` is taken by reference because route conditions are folded into it: the policy

@@ -171,11 +171,23 @@ std::vector<Provenance> provenanceOf(const Value& value) {
   return out;
 }
 
+namespace {
+
+// Depth first, as provenanceOf, without building field paths nobody reads here.
+void collectPolicies(const Value& v, std::vector<const Policy*>& out) {
+  if (v.isNode()) {
+    if (std::find(out.begin(), out.end(), v.origin.policy) == out.end())
+      out.push_back(v.origin.policy);
+    return;
+  }
+  for (const auto& entry : v.entries) collectPolicies(entry.second, out);
+}
+
+}  // namespace
+
 std::vector<const Policy*> contributorsOf(const Value& value) {
   std::vector<const Policy*> out;
-  for (const Provenance& p : provenanceOf(value))
-    if (std::find(out.begin(), out.end(), p.origin.policy) == out.end())
-      out.push_back(p.origin.policy);
+  collectPolicies(value, out);
   return out;
 }
 
