@@ -264,30 +264,36 @@ std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Pro
   return out;
 }
 
+AncestorRef ancestorRefOf(const graph::RouteParent& parent) {
+  AncestorRef ref;
+  ref.group = parent.ref.group;
+  ref.kind = parent.ref.kind;
+  ref.namespace_ = parent.ref.namespace_;
+  ref.name = parent.ref.name;
+  ref.sectionName = std::string(parent.ref.sectionName);
+  ref.port = parent.ref.port;
+  return ref;
+}
+
+AncestorRef ancestorRefOf(const Target& target) {
+  AncestorRef ref;
+  ref.group = target.group;
+  ref.kind = target.kind;
+  ref.namespace_ = target.namespace_;
+  ref.name = target.name;
+  ref.sectionName = target.sectionName;
+  return ref;
+}
+
 std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& model) {
   std::vector<AncestorRef> out;
   auto add = [&](AncestorRef ref) {
     if (std::find(out.begin(), out.end(), ref) == out.end()) out.push_back(std::move(ref));
   };
-  auto fromParent = [&](const graph::RouteParent& p) {
-    AncestorRef ref;
-    ref.group = p.ref.group;
-    ref.kind = p.ref.kind;
-    ref.namespace_ = p.ref.namespace_;
-    ref.name = p.ref.name;
-    ref.sectionName = std::string(p.ref.sectionName);
-    ref.port = p.ref.port;
-    add(std::move(ref));
-  };
+  auto fromParent = [&](const graph::RouteParent& p) { add(ancestorRefOf(p)); };
   if (target.kind == "Gateway" || isListenerSet(target.kind) || target.kind == "GatewayClass" ||
       target.kind == "Namespace") {
-    AncestorRef ref;
-    ref.group = target.group;
-    ref.kind = target.kind;
-    ref.namespace_ = target.namespace_;
-    ref.name = target.name;
-    ref.sectionName = target.sectionName;
-    add(std::move(ref));
+    add(ancestorRefOf(target));
     return out;
   }
   if (!target.resource) return out;

@@ -30,6 +30,9 @@ std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Pro
 // Ancestors for status: the Gateway-level objects a target hangs under, as their routes'
 // parentRefs name them (Gateways themselves for Gateway targets).
 std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& model);
+// One ancestorRef: a route's parentRef as written, or a target itself.
+AncestorRef ancestorRefOf(const graph::RouteParent& parent);
+AncestorRef ancestorRefOf(const Target& target);
 
 // Caps ancestors[] at the 16 entries the Gateway API allows.
 inline constexpr std::size_t kMaxAncestors = 16;

@@ -212,13 +212,7 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
           for (std::size_t i = 0; i < route.parents.size(); ++i) {
             const graph::RouteParent& parent = route.parents[i];
             if (!isManagedParent(parent)) continue;
-            AncestorRef ref;
-            ref.group = parent.ref.group;
-            ref.kind = parent.ref.kind;
-            ref.namespace_ = parent.ref.namespace_;
-            ref.name = parent.ref.name;
-            ref.sectionName = std::string(parent.ref.sectionName);
-            ref.port = parent.ref.port;
+            AncestorRef ref = ancestorRefOf(parent);
             auto existing = std::find_if(policy.ancestors.begin(), policy.ancestors.end(),
                                          [&](const AncestorStatus& a) { return a.ref == ref; });
             if (existing == policy.ancestors.end()) {

@@ -178,13 +178,7 @@ void writeStatus(FamilyContext& context) {
       if (ancestors.empty()) {
         // Nothing above the target to report under: the target itself stands as ancestor,
         // so the status still says why the policy does not apply.
-        AncestorRef self;
-        self.group = t.group;
-        self.kind = t.kind;
-        self.namespace_ = t.namespace_;
-        self.name = t.name;
-        self.sectionName = t.sectionName;
-        ancestors.push_back(std::move(self));
+        ancestors.push_back(ancestorRefOf(t));
       }
       for (AncestorRef& ref : ancestors) {
         if (policy.ancestors.size() >= kMaxAncestors) break;
