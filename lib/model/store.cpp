@@ -18,7 +18,7 @@ std::size_t Store::PairHash::operator()(
 
 bool Store::Identity::hasNul() const {
   return std::any_of(parts.begin(), parts.end(), [](std::string_view p) {
-    return std::memchr(p.data(), '\0', p.size()) != nullptr;
+    return p.find('\0') != std::string_view::npos;
   });
 }
 

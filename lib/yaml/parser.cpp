@@ -514,7 +514,7 @@ void TreeBuilder::setScalarValue(Node& n, const yaml_event_t& e) {
       e.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
     ++at;
   if (at + value.size() <= text.size() &&
-      std::memcmp(text.data() + at, value.data(), value.size()) == 0) {
+      (value.empty() || std::memcmp(text.data() + at, value.data(), value.size()) == 0)) {
     n.first = static_cast<std::uint32_t>(at);
     n.count = static_cast<std::uint32_t>(value.size());
     return;
