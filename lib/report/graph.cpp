@@ -448,6 +448,16 @@ class Builder {
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
       if (graph_.nodes[i].ref == ref && graph_.nodes[i].role != GraphRole::Policy) out.push_back(i);
     if (!out.empty() || !t.resource) return out;
+    // A Service port by name: the backend node drawn for that port number, when a route uses it.
+    if (t.kind == "Service" && !t.sectionName.empty()) {
+      for (yaml::NodeRef port : t.resource->spec().get("ports").items()) {
+        if (port.get("name").str() != t.sectionName) continue;
+        auto it =
+            byIdentity_.find("backend\x1f" + t.group + '\x1f' + t.kind + '\x1f' + t.namespace_ +
+                             '\x1f' + t.name + '\x1f' + std::string(port.get("port").str()));
+        if (it != byIdentity_.end()) return {it->second};
+      }
+    }
     GraphRole role = t.kind == "GatewayClass"                         ? GraphRole::GatewayClass
                      : t.kind == "Gateway" || t.kind == "ListenerSet" ? GraphRole::Gateway
                      : graph::routeKindOf(t.kind)                     ? GraphRole::Route
