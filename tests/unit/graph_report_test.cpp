@@ -623,3 +623,79 @@ spec:
   // A set the Gateway does not take adds no listeners to it.
   CHECK(nodeOf(doc, "listener_team_extra_team") == nullptr);
 }
+
+TEST_CASE("graph: policies point at what they target; rejected and lost targets show") {
+  testing::TestFolder dir;
+  dir.write("a.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata:
+  name: gc
+spec:
+  controllerName: example.com/gc
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+  namespace: infra
+spec:
+  gatewayClassName: gc
+  listeners:
+    - name: web
+      protocol: HTTP
+      port: 80
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata:
+  name: second
+  namespace: infra
+  creationTimestamp: "2026-01-01T00:00:00Z"
+spec:
+  targetRefs:
+    - group: gateway.networking.k8s.io
+      kind: Gateway
+      name: gw
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata:
+  name: on-gateway
+  namespace: infra
+spec:
+  targetRefs:
+    - group: gateway.networking.k8s.io
+      kind: Gateway
+      name: gw
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata:
+  name: lost
+  namespace: infra
+spec:
+  targetRefs:
+    - group: gateway.networking.k8s.io
+      kind: HTTPRoute
+      name: absent
+)");
+  analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
+  nlohmann::json doc = nlohmann::json::parse(render(report::buildGraph(a), report::writeGraphJson));
+  std::vector<EdgeTuple> edges = edgesOf(doc);
+  auto has = [&](const EdgeTuple& e) {
+    return std::find(edges.begin(), edges.end(), e) != edges.end();
+  };
+  CHECK(has({"policy_backendtrafficpolicy_infra_on_gateway", "gateway_infra_gw", "policy", false,
+             "NotAccepted"}));
+  CHECK(has({"policy_backendtrafficpolicy_infra_lost", "missing_httproute_infra_absent", "missing",
+             false, "TargetNotFound"}));
+  const nlohmann::json* lost = nodeOf(doc, "missing_httproute_infra_absent");
+  REQUIRE(lost);
+  CHECK((*lost)["status"] == "missing");
+  const nlohmann::json* policy = nodeOf(doc, "policy_backendtrafficpolicy_infra_on_gateway");
+  REQUIRE(policy);
+  CHECK((*policy)["status"] == "rejected");
+  CHECK((*policy)["label"] == "BackendTrafficPolicy\ninfra/on-gateway");
+  // Created earlier, `second` keeps the Gateway: `on-gateway`, with no timestamp, is Conflicted.
+  CHECK(has({"policy_backendtrafficpolicy_infra_second", "gateway_infra_gw", "policy", true, ""}));
+}
