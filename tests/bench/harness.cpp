@@ -31,6 +31,7 @@
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
 #include "lib/model/store.h"
+#include "lib/policy/engine.h"
 #include "lib/report/report.h"
 #include "rules/engine.h"
 #include "rules/rule.h"
@@ -43,6 +44,7 @@ namespace config = pg::config;
 namespace graph = pg::graph;
 namespace load = pg::load;
 namespace model = pg::model;
+namespace policy = pg::policy;
 namespace report = pg::report;
 namespace rules = pg::rules;
 using Clock = std::chrono::steady_clock;
@@ -206,6 +208,7 @@ struct StageTimes {
   Timing load;
   Timing index;
   Timing graph;
+  Timing policy;
   Timing analyze;  // analysis::analyze() whole, as the CLI calls it
   Timing rules;
   Timing report;
@@ -219,7 +222,9 @@ struct StageTimes {
   // What analyze() spends beyond the stages timed one by one: a stage added to it that
   // this harness does not know yet shows up here. In CPU time, which waiting for a busy
   // machine does not inflate.
-  double untimedAnalysis() const { return analyze.cpu - load.cpu - index.cpu - graph.cpu; }
+  double untimedAnalysis() const {
+    return analyze.cpu - load.cpu - index.cpu - graph.cpu - policy.cpu;
+  }
 };
 
 struct RepositoryFacts {
@@ -298,6 +303,21 @@ class Bench {
         repeat, [&] { analysis.topology = {}; },
         [&] { analysis.topology = graph::buildTopology(analysis.store, inputs_.topology); });
 
+    // policy::simulate() folds route conditions into the topology it reads, so each run gets
+    // a fresh topology, built outside the timing.
+    policy::PolicyOptions policyOptions;
+    policyOptions.jobs = jobs;
+    t.policy = bestOf(
+        repeat,
+        [&] {
+          analysis.policies = {};
+          analysis.topology = graph::buildTopology(analysis.store, inputs_.topology);
+        },
+        [&] {
+          analysis.policies =
+              policy::simulate(analysis.store, analysis.topology, config_, policyOptions);
+        });
+
     // The whole of analyze(), for the ratio: it is what the CLI runs.
     std::optional<analysis::Analysis> whole;
     t.analyze = bestOf(
@@ -368,6 +388,7 @@ void stageRows(const StageTimes& t, unsigned jobs, std::size_t bytes) {
   row("collect + load + parse", jobs, t.load, bytes);
   row("index (Store::build)", jobs, t.index);
   row("graph (buildTopology)", jobs, t.graph);
+  row("policy (simulate)", jobs, t.policy);
   row("analyze() whole", jobs, t.analyze, bytes);
   row("rules (runRules)", jobs, t.rules);
   row("report (json + text)", jobs, t.report);
