@@ -56,6 +56,9 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   if (o.paths.empty()) o.paths.push_back(".");
   std::string configFile;
   config::Config config = readConfig(o, configFile);
+  if (!o.snapshotDir.empty())
+    config.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
+  config.snapshots.required = config.snapshots.required || o.snapshotsRequired;
   analysis::Inputs inputs;
   inputs.paths = o.paths;
   inputs.root = o.root.empty() ? analysis::findRoot(o.paths, configFile)

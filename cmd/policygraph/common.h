@@ -16,6 +16,10 @@ struct InputOptions {
   std::string root;
   std::string controllerName;
   unsigned jobs = 0;
+  // `snapshot`: the folder (--dir, relative to the current folder) and whether lint's
+  // snapshot rules must run even when the folder does not exist (--check).
+  std::string snapshotDir;
+  bool snapshotsRequired = false;
 };
 
 void addInputOptions(CLI::App& cmd, InputOptions& options);

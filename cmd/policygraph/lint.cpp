@@ -16,23 +16,11 @@ namespace pg::cli {
 
 namespace {
 
-struct LintOptions {
-  InputOptions inputs;
-  std::vector<std::string> formats;
-  std::vector<std::string> outputs;
-  std::string failOn = "error";
-  std::string baselinePath;
-  std::string color = "auto";
-  bool quiet = false;
-  CLI::Option* formatOption = nullptr;
-  CLI::Option* outputOption = nullptr;
-};
-
 const std::set<std::string> kFormats = {"text", "json", "sarif", "junit", "github"};
 
 // `--format F --output FILE` pairs, in command-line order: an --output belongs to the --format
 // before it; a format without one goes to standard output.
-std::vector<OutputSpec> pairOutputs(const CLI::App& cmd, const LintOptions& o) {
+std::vector<OutputSpec> pairOutputs(const CLI::App& cmd, const ReportOptions& o) {
   std::vector<OutputSpec> specs;
   std::size_t f = 0, out = 0;
   for (const CLI::Option* opt : cmd.parse_order()) {
@@ -81,7 +69,9 @@ void writeReport(std::ostream& out, const std::string& format, const report::Rep
     report::writeGithub(out, input);
 }
 
-int run(const CLI::App& cmd, LintOptions& o) {
+}  // namespace
+
+int runReport(const CLI::App& cmd, const ReportOptions& o, const analysis::Analysis& result) {
   std::vector<OutputSpec> outputs = pairOutputs(cmd, o);
   std::optional<model::Severity> failOn;
   if (o.failOn != "none") {
@@ -90,7 +80,6 @@ int run(const CLI::App& cmd, LintOptions& o) {
   }
   std::set<std::string> baseline;
   if (!o.baselinePath.empty()) baseline = readBaselineFile(o.baselinePath);
-  const analysis::Analysis& result = analyzeInputs(o.inputs);
   rules::RuleRun run = rules::runRules(result, baseline);
   std::vector<model::RuleInfo> catalogue = rules::catalogue();
   report::ReportInput input{result, run.findings, catalogue, run.suppressed, run.baselined};
@@ -112,27 +101,34 @@ int run(const CLI::App& cmd, LintOptions& o) {
   return failed ? kFindings : kClean;
 }
 
-}  // namespace
+void addReportOptions(CLI::App& cmd, ReportOptions& o) {
+  o.formatOption =
+      cmd.add_option("--format", o.formats, "text, json, sarif, junit or github; repeatable")
+          ->take_all()
+          ->allow_extra_args(false);
+  o.outputOption =
+      cmd.add_option("--output", o.outputs, "File for the --format before it; repeatable")
+          ->take_all()
+          ->allow_extra_args(false);
+  cmd.add_option("--fail-on", o.failOn, "error, warning, note or none (default: error)");
+  cmd.add_option("--baseline", o.baselinePath,
+                 "A JSON report whose findings are not reported again");
+  cmd.add_option("--color", o.color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd.add_flag("--quiet,-q", o.quiet, "No text on standard output when every format has a file");
+}
 
 void addLintCommand(CLI::App& app, int& exitCode) {
+  struct LintOptions {
+    InputOptions inputs;
+    ReportOptions report;
+  };
   auto o = std::make_shared<LintOptions>();
   CLI::App* cmd = app.add_subcommand("lint", "Report findings; the exit status follows --fail-on");
   addInputOptions(*cmd, o->inputs);
-  o->formatOption =
-      cmd->add_option("--format", o->formats, "text, json, sarif, junit or github; repeatable")
-          ->take_all()
-          ->allow_extra_args(false);
-  o->outputOption =
-      cmd->add_option("--output", o->outputs, "File for the --format before it; repeatable")
-          ->take_all()
-          ->allow_extra_args(false);
-  cmd->add_option("--fail-on", o->failOn, "error, warning, note or none (default: error)");
-  cmd->add_option("--baseline", o->baselinePath,
-                  "A JSON report whose findings are not reported again");
-  cmd->add_option("--color", o->color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_flag("--quiet,-q", o->quiet, "No text on standard output when every format has a file");
-  cmd->callback([o, cmd, &exitCode] { exitCode = run(*cmd, *o); });
+  addReportOptions(*cmd, o->report);
+  cmd->callback(
+      [o, cmd, &exitCode] { exitCode = runReport(*cmd, o->report, analyzeInputs(o->inputs)); });
 }
 
 }  // namespace pg::cli

@@ -10,6 +10,7 @@
 #include "cmd/policygraph/explain.h"
 #include "cmd/policygraph/graph.h"
 #include "cmd/policygraph/lint.h"
+#include "cmd/policygraph/snapshot.h"
 #include "cmd/policygraph/status.h"
 #include "lib/report/report.h"
 #include "rules/engine.h"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   addLintCommand(app, exitCode);
   addStatusCommand(app, exitCode);
   addExplainCommand(app, exitCode);
+  addSnapshotCommand(app, exitCode);
   addGraphCommand(app, exitCode);
   addRulesCommand(app, exitCode);
   app.add_subcommand("version", "Print the version")->callback([] {

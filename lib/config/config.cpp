@@ -146,6 +146,15 @@ void readPolicies(const Reader& r, yaml::NodeRef node, Config& config) {
   }
 }
 
+void readSnapshots(const Reader& r, yaml::NodeRef node, SnapshotSettings& snapshots) {
+  if (!node.isMapping()) r.fail(node, "snapshots must be a mapping (dir: FOLDER)");
+  for (auto [k, v] : node.entries()) {
+    if (k.str() != "dir")
+      r.fail(k, "unknown snapshots setting \"" + std::string(k.str()) + "\" (known: dir)");
+    snapshots.dir = r.string(v, "snapshots.dir");
+  }
+}
+
 }  // namespace
 
 Config parseConfig(std::string text, const std::string& displayPath) {
@@ -176,10 +185,12 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readSuppressions(r, v, config);
     else if (key == "policies")
       readPolicies(r, v, config);
+    else if (key == "snapshots")
+      readSnapshots(r, v, config.snapshots);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies)");
+                    "policies, snapshots)");
   }
   return config;
 }

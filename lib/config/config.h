@@ -45,6 +45,12 @@ struct PolicyKind {
   model::Location where;
 };
 
+// Golden effective-policy files (lib/snapshot).
+struct SnapshotSettings {
+  std::string dir;        // relative to the repository root; empty: .policygraph/snapshots
+  bool required = false;  // set by `snapshot --check`: compare even without a folder
+};
+
 struct Config {
   std::string path;                  // as reported; empty when no file was read
   std::vector<std::string> include;  // globs over paths relative to the repository root
@@ -54,6 +60,7 @@ struct Config {
   std::map<std::string, RuleSetting, std::less<>> rules;
   std::vector<Suppression> suppressions;
   std::vector<PolicyKind> policies;
+  SnapshotSettings snapshots;
 };
 
 // A config file that cannot be used; the message starts with `path:line:column:`.

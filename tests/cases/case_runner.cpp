@@ -6,6 +6,9 @@
 // text report), `expected/status.yaml` (`policygraph status`), and
 // `expected/explain/<Kind>.<namespace>.<name>[#section].json` (`policygraph explain --format
 // json` of that object; `<Kind>.<name>.json` for cluster-scoped ones).
+// A case may hold `.policygraph/snapshots/`: the loader skips hidden folders, and the case
+// folder is the root, so the snapshot rules compare against it. Findings in snapshot files
+// go in `expect.txt`: an `# expect:` comment would itself change the snapshot.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -204,3 +204,50 @@ spec:
   CHECK(missing.err.find("HTTPRoute objects in it: HTTPRoute/shop/checkout") != std::string::npos);
   CHECK(run(dir.path(), "explain not-a-ref").status == 2);
 }
+
+TEST_CASE("snapshot: --update then --check passes; a policy edit fails --check naming the field") {
+  pg::testing::TestFolder dir;
+  const std::string gateway =
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: acme\n"
+      "spec:\n  controllerName: acme.example/gw\n---\n"
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: public\n"
+      "  namespace: infra\nspec:\n  gatewayClassName: acme\n  listeners:\n  - name: http\n"
+      "    port: 80\n    protocol: HTTP\n---\n"
+      "apiVersion: policies.acme.example/v1\nkind: TimeoutPolicy\nmetadata:\n  name: limits\n"
+      "  namespace: infra\nspec:\n  targetRef:\n    group: gateway.networking.k8s.io\n"
+      "    kind: Gateway\n    name: public\n  override:\n    idleTimeout: ";
+  // The config file makes the folder the repository root, and declares the policy kind.
+  dir.write("repo/.policygraph.yaml",
+            "policies:\n  - group: policies.acme.example\n    kind: TimeoutPolicy\n");
+  dir.write("repo/manifests.yaml", gateway + "5m\n");
+  const std::filesystem::path repo = dir.path() / "repo";
+  Run missing = run(repo, "snapshot --check .");
+  CHECK(missing.status == 1);
+  CHECK(missing.out.find("[SN703]") != std::string::npos);
+
+  Run update = run(repo, "snapshot --update .");
+  REQUIRE(update.status == 0);
+  CHECK(update.out.find("wrote .policygraph/snapshots/Gateway/infra/public.yaml") !=
+        std::string::npos);
+  CHECK(run(repo, "snapshot --check .").status == 0);
+  CHECK(run(repo, "lint .").status == 0);
+
+  dir.write("repo/manifests.yaml", gateway + "10m\n");
+  Run drift = run(repo, "snapshot --check . --format json");
+  CHECK(drift.status == 1);
+  CHECK(drift.out.find("\"SN701\"") != std::string::npos);
+  CHECK(drift.out.find("idleTimeout: 5m → 10m") != std::string::npos);
+  CHECK(run(repo, "lint .").status == 1);  // the folder exists: lint checks it too
+  CHECK(run(repo, "snapshot .").status == 2);
+  CHECK(run(repo, "snapshot --update --check .").status == 2);
+
+  // --dir names another folder; --update removes what no object accounts for.
+  CHECK(run(repo, "snapshot --update . --dir golden").status == 0);
+  CHECK(std::filesystem::exists(repo / "golden/Gateway/infra/public.yaml"));
+  dir.write("repo/golden/Gateway/infra/gone.yaml", "target: {}\n");
+  Run orphan = run(repo, "snapshot --check . --dir golden");
+  CHECK(orphan.status == 1);
+  CHECK(orphan.out.find("[SN702]") != std::string::npos);
+  CHECK(run(repo, "snapshot --update . --dir golden").status == 0);
+  CHECK_FALSE(std::filesystem::exists(repo / "golden/Gateway/infra/gone.yaml"));
+}

@@ -1,0 +1,407 @@
+#include "lib/snapshot/snapshot.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "lib/load/sources.h"
+#include "lib/yaml/parser.h"
+#include "lib/yaml/writer.h"
+
+namespace pg::snapshot {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kExtension = ".yaml";
+
+// The level an origin sits at, as explain names it: the object's kind, or the section's level.
+std::string levelOf(const policy::Effective& e, const policy::Origin& origin) {
+  if (origin.step < e.fullPath.size()) {
+    const policy::Step& s = e.fullPath[origin.step];
+    if (s.section.empty()) return std::string(s.object->kind);
+  }
+  return std::string(policy::levelName(origin.level));
+}
+
+// The comment after a value: which policy set it, in which block, at which level. Names,
+// never file positions, so a snapshot changes only when what applies changes.
+std::string provenanceComment(const policy::Effective& e, const policy::Origin& origin) {
+  std::string policy = origin.policy ? origin.policy->display() : std::string("(unknown)");
+  return policy + " (" + std::string(policy::roleName(origin.role)) + ", " + levelOf(e, origin) +
+         ")";
+}
+
+// A node written with the type YAML's core schema gives it, as explain's JSON does, so the
+// snapshot of `limit: 10` says 10 and not "10".
+void writeNode(yaml::Writer& w, yaml::NodeRef node) {
+  if (node.isMapping()) {
+    w.beginMap();
+    for (auto [k, v] : node.entries()) {
+      w.key(k.str());
+      writeNode(w, v);
+    }
+    w.endMap();
+    return;
+  }
+  if (node.isSequence()) {
+    w.beginList();
+    for (yaml::NodeRef item : node.items()) writeNode(w, item);
+    w.endList();
+    return;
+  }
+  if (!node || node.isNull()) return w.null();
+  if (node.isString()) return w.string(node.str());
+  if (auto b = node.asBool()) return w.boolean(*b);
+  if (auto i = node.asInt()) return w.integer(*i);
+  std::string_view text = node.str();
+  double d = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (ec == std::errc() && ptr == text.data() + text.size()) return w.number(d);
+  w.string(text);  // .inf and .nan
+}
+
+// Every leaf of the merged value carries its provenance comment: after a scalar on its line,
+// and before a list or mapping taken whole (on its key's line), where a reader looks first.
+void writeValue(yaml::Writer& w, const policy::Value& v, const policy::Effective& e) {
+  if (v.isNode()) {
+    bool block = (v.node.isMapping() || v.node.isSequence()) && v.node.size() > 0;
+    if (block) w.comment(provenanceComment(e, v.origin));
+    writeNode(w, v.node);
+    if (!block) w.comment(provenanceComment(e, v.origin));
+    return;
+  }
+  w.beginMap();
+  for (const auto& [k, child] : v.entries) {
+    w.key(k);
+    writeValue(w, child, e);
+  }
+  w.endMap();
+}
+
+std::string renderOne(const model::Resource& object,
+                      const std::vector<policy::Effective>& effective) {
+  yaml::Writer w;
+  w.beginMap();
+  w.key("target");
+  w.beginMap();
+  w.key("kind");
+  w.string(object.kind);
+  if (!object.namespace_.empty()) {
+    w.key("namespace");
+    w.string(object.namespace_);
+  }
+  w.key("name");
+  w.string(object.name);
+  w.endMap();
+  w.key("policies");
+  w.beginList();
+  for (const policy::Effective& e : effective) {
+    w.beginMap();
+    w.key("kind");
+    w.string(e.profile->kind);
+    w.key("path");
+    w.beginList();
+    for (const policy::Step& s : e.path) w.string(s.display());
+    w.endList();
+    w.key("effective");
+    writeValue(w, e.value, e);
+    if (!e.overridden.empty()) {
+      w.key("overridden");
+      w.beginList();
+      for (const policy::Overridden& o : e.overridden) {
+        w.beginMap();
+        w.key("field");
+        w.string(o.field);
+        w.key("policy");
+        w.string(o.policy ? o.policy->display() : std::string());
+        w.key("role");
+        w.string(policy::roleName(o.role));
+        w.key("by");
+        w.string(o.by ? o.by->display() : std::string());
+        w.key("byRole");
+        w.string(policy::roleName(o.byRole));
+        w.endMap();
+      }
+      w.endList();
+    }
+    if (!e.ineffective.empty()) {
+      w.key("ineffective");
+      w.beginList();
+      for (const policy::Policy* p : e.ineffective) w.string(p->display());
+      w.endList();
+    }
+    w.endMap();
+  }
+  w.endList();
+  w.endMap();
+  return "# Effective policies on " + object.display() +
+         ", written by `policygraph snapshot --update`.\n"
+         "# Each value names the policy it came from (role, level); review changes, do not "
+         "edit.\n" +
+         w.str();
+}
+
+std::optional<std::string> readFile(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The `.yaml` files under the folder, relative and '/'-separated, sorted. Hidden entries are
+// the user's own (an editor's swap files), as the loader skips them too.
+std::vector<std::string> filesIn(const fs::path& folder) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return files;
+  for (auto it = fs::recursive_directory_iterator(folder, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.starts_with(".")) {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec) && name.ends_with(kExtension))
+      files.push_back(it->path().lexically_relative(folder).generic_string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The object a snapshot file name names, if it is in the input.
+const model::Resource* objectOf(const analysis::Analysis& a, std::string_view file) {
+  file.remove_suffix(kExtension.size());
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t slash = file.find('/', start);
+    parts.emplace_back(file.substr(start, slash - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  std::vector<const model::Resource*> found;
+  if (parts.size() == 3) found = a.store.findByKind(parts[0], parts[1], parts[2]);
+  if (parts.size() == 2) found = a.store.findByKind(parts[0], "", parts[1]);
+  return found.empty() ? nullptr : found.front();
+}
+
+std::vector<std::string_view> linesOf(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Leaves of a snapshot document as `field` → text. Policies are named by kind and path
+// rather than by their index, so that a policy added above does not rename every field.
+using Leaves = std::vector<std::pair<std::string, std::string>>;
+
+void flatten(yaml::NodeRef node, const std::string& field, Leaves& out) {
+  if (node.isMapping() && node.size() > 0) {
+    for (auto [k, v] : node.entries())
+      flatten(v, field.empty() ? std::string(k.str()) : field + "." + std::string(k.str()), out);
+  } else if (node.isSequence() && node.size() > 0) {
+    std::size_t i = 0;
+    for (yaml::NodeRef item : node.items())
+      flatten(item, field + "[" + std::to_string(i++) + "]", out);
+  } else if (node.isMapping()) {
+    out.emplace_back(field, "{}");
+  } else if (node.isSequence()) {
+    out.emplace_back(field, "[]");
+  } else {
+    out.emplace_back(field, node.isNull() ? std::string("null") : std::string(node.str()));
+  }
+}
+
+Leaves leavesOf(std::string_view text) {
+  Leaves out;
+  yaml::ParseResult parsed = yaml::parse(std::string(text), {}, false);
+  if (!parsed.problems.empty() || parsed.tree->documents().empty()) return out;
+  yaml::NodeRef root = parsed.tree->root(0);
+  for (auto [k, v] : root.entries()) {
+    if (k.str() != "policies") {
+      flatten(v, std::string(k.str()), out);
+      continue;
+    }
+    for (yaml::NodeRef entry : v.items()) {
+      std::string label(entry.get("kind").str());
+      std::string path;
+      for (yaml::NodeRef step : entry.get("path").items())
+        path += (path.empty() ? "" : " > ") + std::string(step.str());
+      label += " [" + path + "]";
+      for (auto [ek, ev] : entry.entries()) {
+        if (ek.str() == "kind" || ek.str() == "path") continue;
+        // `effective` is what the policies set: its fields are named as explain names them,
+        // after the label.
+        std::string under = ek.str() == "effective" ? label : label + " " + std::string(ek.str());
+        if (ek.str() == "effective" && ev.isMapping() && ev.size() > 0) {
+          for (auto [fk, fv] : ev.entries()) flatten(fv, under + " " + std::string(fk.str()), out);
+        } else {
+          flatten(ev, under, out);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::uint32_t codePoints(std::string_view s) {
+  std::uint32_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+fs::path folderOf(const analysis::Analysis& a) {
+  fs::path dir =
+      a.config.snapshots.dir.empty() ? fs::path(kDefaultFolder) : fs::path(a.config.snapshots.dir);
+  return (dir.is_absolute() ? dir : a.root / dir).lexically_normal();
+}
+
+bool checked(const analysis::Analysis& a) {
+  std::error_code ec;
+  return a.config.snapshots.required || !a.config.snapshots.dir.empty() ||
+         fs::is_directory(folderOf(a), ec);
+}
+
+std::string fileNameOf(const model::Resource& object) {
+  std::string file(object.kind);
+  if (!object.namespace_.empty()) file += "/" + std::string(object.namespace_);
+  return file + "/" + std::string(object.name) + std::string(kExtension);
+}
+
+std::vector<Snapshot> render(const analysis::Analysis& a) {
+  std::vector<Snapshot> out;
+  for (const policy::ObjectEffective& o : a.policies.effective) {
+    if (o.effective.empty()) continue;
+    out.push_back({fileNameOf(*o.object), o.object, renderOne(*o.object, o.effective)});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Snapshot& x, const Snapshot& y) { return x.file < y.file; });
+  return out;
+}
+
+UpdateResult update(const analysis::Analysis& a, const fs::path& folder) {
+  UpdateResult result;
+  std::set<std::string> kept;
+  for (const Snapshot& s : render(a)) {
+    kept.insert(s.file);
+    fs::path file = folder / s.file;
+    if (std::optional<std::string> old = readFile(file); old && *old == s.text) {
+      ++result.unchanged;
+      continue;
+    }
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    if (ec)
+      throw std::runtime_error("cannot create " + file.parent_path().string() + ": " +
+                               ec.message());
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << s.text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
+    result.written.push_back(s.file);
+  }
+  for (const std::string& name : filesIn(folder)) {
+    if (kept.count(name)) continue;
+    fs::path file = folder / name;
+    std::error_code ec;
+    fs::remove(file, ec);
+    if (ec) throw std::runtime_error("cannot remove " + file.string() + ": " + ec.message());
+    result.deleted.push_back(name);
+    // Folders emptied by the removal go too, so a renamed namespace leaves nothing behind.
+    for (fs::path dir = file.parent_path(); dir != folder && fs::is_empty(dir, ec) && !ec;
+         dir = dir.parent_path())
+      fs::remove(dir, ec);
+  }
+  return result;
+}
+
+std::vector<std::string> changedFields(std::string_view before, std::string_view after) {
+  Leaves old = leavesOf(before), now = leavesOf(after);
+  std::map<std::string, std::string, std::less<>> oldByField(old.begin(), old.end());
+  std::set<std::string, std::less<>> seen;
+  std::vector<std::string> out;
+  for (const auto& [field, value] : now) {
+    seen.insert(field);
+    auto it = oldByField.find(field);
+    if (it == oldByField.end())
+      out.push_back(field + ": (absent) → " + value);
+    else if (it->second != value)
+      out.push_back(field + ": " + it->second + " → " + value);
+  }
+  for (const auto& [field, value] : old)
+    if (!seen.count(field)) out.push_back(field + ": " + value + " → (absent)");
+  return out;
+}
+
+std::vector<Drift> compare(const analysis::Analysis& a, const fs::path& folder) {
+  std::vector<Drift> out;
+  std::vector<Snapshot> snapshots = render(a);
+  std::set<std::string, std::less<>> expected;
+  for (const Snapshot& s : snapshots) expected.insert(s.file);
+  auto reported = [&](const std::string& file) { return load::displayPath(folder / file, a.root); };
+  for (const Snapshot& s : snapshots) {
+    std::optional<std::string> disk = readFile(folder / s.file);
+    if (!disk) {
+      out.push_back({DriftKind::Missing, s.file, reported(s.file), s.object, 1, {}, {}});
+      continue;
+    }
+    if (*disk == s.text) continue;
+    std::vector<std::string_view> was = linesOf(*disk), now = linesOf(s.text);
+    std::size_t line = 0;
+    while (line < was.size() && line < now.size() && was[line] == now[line]) ++line;
+    Drift d{DriftKind::Changed, s.file, reported(s.file), s.object, 1, {}, {}};
+    // Lines only the new text has are reported at the last line the file has.
+    std::size_t at = std::min(line, was.empty() ? 0 : was.size() - 1);
+    d.line = static_cast<std::uint32_t>(at + 1);
+    if (at < was.size()) d.lineText = std::string(was[at]);
+    d.changes = changedFields(*disk, s.text);
+    if (d.changes.empty()) {
+      // Only comments or layout differ: the provenance of a value, or a hand edit.
+      std::string before = line < was.size() ? std::string(trim(was[line])) : "(end of file)";
+      std::string after = line < now.size() ? std::string(trim(now[line])) : "(end of file)";
+      d.changes.push_back("line " + std::to_string(line + 1) + ": " + before + " → " + after);
+    }
+    out.push_back(std::move(d));
+  }
+  for (const std::string& file : filesIn(folder)) {
+    if (expected.count(file)) continue;
+    Drift d{DriftKind::Orphaned, file, reported(file), objectOf(a, file), 1, {}, {}};
+    if (std::optional<std::string> disk = readFile(folder / file)) {
+      std::vector<std::string_view> lines = linesOf(*disk);
+      if (!lines.empty()) d.lineText = std::string(lines.front());
+    }
+    out.push_back(std::move(d));
+  }
+  std::sort(out.begin(), out.end(), [](const Drift& x, const Drift& y) { return x.file < y.file; });
+  return out;
+}
+
+model::Location locationOf(const Drift& d) {
+  yaml::Mark start{d.line, 1};
+  yaml::Mark end{d.line, codePoints(d.lineText) + 1};
+  return {d.path, start, end};
+}
+
+}  // namespace pg::snapshot

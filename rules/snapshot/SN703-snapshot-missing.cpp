@@ -1,0 +1,34 @@
+#include "lib/snapshot/snapshot.h"
+#include "rules/rule.h"
+
+namespace pg::rules {
+namespace {
+
+void check(Context& ctx) {
+  const analysis::Analysis& a = ctx.analysis();
+  if (!snapshot::checked(a)) return;
+  for (const snapshot::Drift& d : snapshot::compare(a, snapshot::folderOf(a))) {
+    if (d.kind != snapshot::DriftKind::Missing) continue;
+    std::string kinds;
+    for (const policy::ObjectEffective& o : a.policies.effective) {
+      if (o.object != d.object) continue;
+      for (const policy::Effective& e : o.effective)
+        if (kinds.find(e.profile->kind) == std::string::npos)
+          kinds += (kinds.empty() ? "" : ", ") + e.profile->kind;
+    }
+    // The object, not the file that does not exist: that is what a reviewer opens.
+    model::Finding& f = ctx.report(
+        d.object->locateField(d.object->metadata(), "name"),
+        d.object->display() + " has effective policies (" + kinds + ") but no snapshot " + d.path +
+            "; run `policygraph snapshot --update` and commit the new file",
+        d.object);
+    f.discriminator = d.file;
+  }
+}
+
+}  // namespace
+
+PG_RULE(SN703, "snapshot-missing", "snapshot", Error,
+        "An object with effective policies has no snapshot", "*", check)
+
+}  // namespace pg::rules
