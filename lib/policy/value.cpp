@@ -57,7 +57,8 @@ void explode(Value& v) {
   Origin origin = v.origin;
   v.node = {};
   for (auto [k, child] : node.entries())
-    v.entries.emplace_back(std::string(k.str()), wholeValue(child, origin));
+    if (node.keyNode(k.str()) == k)  // a repeated key: the first one counts, as everywhere
+      v.entries.emplace_back(std::string(k.str()), wholeValue(child, origin));
 }
 
 bool sameNode(yaml::NodeRef a, yaml::NodeRef b) {
@@ -98,6 +99,7 @@ void apply(Value& into, yaml::NodeRef content, const Origin& origin, Strategy st
     explode(into);
     for (auto [k, child] : content.entries()) {
       if (std::find(skip.begin(), skip.end(), k.str()) != skip.end()) continue;
+      if (content.keyNode(k.str()) != k) continue;  // a repeated key: the first one counts
       std::string key(k.str());
       if (strategy == Strategy::Patch && child.isNull()) {  // RFC 7386: null removes
         if (Value* existing = into.find(key)) {
@@ -130,6 +132,7 @@ void apply(Value& into, yaml::NodeRef content, const Origin& origin, Strategy st
     into = Value{};
   }
   for (auto [k, child] : content.entries()) {
+    if (content.keyNode(k.str()) != k) continue;  // a repeated key: the first one counts
     std::string key(k.str());
     std::string field = joinField(prefix, key);
     Value* existing = into.find(key);

@@ -7,7 +7,8 @@ namespace pg::report::detail {
 Json nodeToJson(yaml::NodeRef node) {
   if (node.isMapping()) {
     Json out = Json::object();
-    for (auto [k, v] : node.entries()) out[std::string(k.str())] = nodeToJson(v);
+    for (auto [k, v] : node.entries())
+      if (node.keyNode(k.str()) == k) out[std::string(k.str())] = nodeToJson(v);  // first wins
     return out;
   }
   if (node.isSequence()) {

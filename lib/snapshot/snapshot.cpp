@@ -45,6 +45,7 @@ void writeNode(yaml::Writer& w, yaml::NodeRef node) {
   if (node.isMapping()) {
     w.beginMap();
     for (auto [k, v] : node.entries()) {
+      if (node.keyNode(k.str()) != k) continue;  // a repeated key: the first one counts (IN104)
       w.key(k.str());
       writeNode(w, v);
     }
