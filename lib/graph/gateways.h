@@ -11,8 +11,6 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
 // add listeners at all (spec.allowedListeners).
 void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const model::Store& store,
                       const ReferenceGrantIndex& grants);
-// A condition with status "True" when `ok`, else "False".
-Condition makeCondition(std::string type, bool ok, std::string reason, std::string message);
 // Whether a ListenerSet/XListenerSet kind.
 bool isListenerSetKind(std::string_view group, std::string_view kind);
 

@@ -27,6 +27,9 @@ struct Condition {
   std::string message;
 };
 
+// A condition with status "True" when `ok`, else "False": what every controller writes.
+Condition makeCondition(std::string type, bool ok, std::string reason, std::string message);
+
 enum class RouteKind : std::uint8_t { HTTP, GRPC, TLS, TCP, UDP };
 std::string_view routeKindName(RouteKind kind);
 std::optional<RouteKind> routeKindOf(std::string_view kind);

@@ -18,10 +18,6 @@ namespace {
 
 constexpr std::string_view kDefaultController = "gateway.envoyproxy.io/gatewayclass-controller";
 
-graph::Condition condition(std::string type, bool ok, std::string reason, std::string message) {
-  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
-}
-
 bool isGatewaySide(std::string_view kind) {
   return kind == "Gateway" || kind == "ListenerSet" || kind == "XListenerSet";
 }
@@ -181,10 +177,11 @@ class StatusWriter {
     bool conflicted = !sectionMissing && holder(*t.resource, t.sectionName) != &policy;
     if (sectionMissing || conflicted) {
       graph::Condition rejected =
-          sectionMissing ? condition("Accepted", false, "TargetNotFound",
+          sectionMissing
+              ? graph::makeCondition("Accepted", false, "TargetNotFound",
                                      "No section name " + t.sectionName + " found for " + t.kind +
                                          " " + qualified(t.namespace_, t.name))
-                         : condition("Accepted", false, "Conflicted", conflictMessage(t));
+              : graph::makeCondition("Accepted", false, "Conflicted", conflictMessage(t));
       for (const AncestorRef& ref : ancestors) set(entry(policy, ref), rejected);
       return;
     }
@@ -196,25 +193,29 @@ class StatusWriter {
       writeMerge(policy, t);
     } else if (invalid) {
       for (const AncestorRef& ref : ancestors)
-        set(entry(policy, ref), condition("Accepted", false, "Invalid", policy.invalidMessage));
+        set(entry(policy, ref),
+            graph::makeCondition("Accepted", false, "Invalid", policy.invalidMessage));
     }
     for (const AncestorRef& ref : ancestors)
-      set(entry(policy, ref), condition("Accepted", true, "Accepted", "Policy has been accepted."));
+      set(entry(policy, ref),
+          graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted."));
 
     std::string overridden =
         routeLevel ? overriddenRules(t) : overriddenBelow(policy, t, /*merged=*/false);
     if (!overridden.empty())
       for (const AncestorRef& ref : ancestors)
-        set(entry(policy, ref), condition("Overridden", true, "Overridden",
-                                          "This policy is being overridden by other " +
-                                              pluralOf(profile_.kind) + " for " + overridden));
+        set(entry(policy, ref),
+            graph::makeCondition("Overridden", true, "Overridden",
+                                 "This policy is being overridden by other " +
+                                     pluralOf(profile_.kind) + " for " + overridden));
     if (!routeLevel) {
       std::string merged = overriddenBelow(policy, t, /*merged=*/true);
       if (!merged.empty())
         for (const AncestorRef& ref : ancestors)
-          set(entry(policy, ref), condition("Merged", true, "Merged",
-                                            "This policy is being merged by other " +
-                                                pluralOf(profile_.kind) + " for " + merged));
+          set(entry(policy, ref),
+              graph::makeCondition("Merged", true, "Merged",
+                                   "This policy is being merged by other " +
+                                       pluralOf(profile_.kind) + " for " + merged));
     }
   }
 
@@ -239,12 +240,12 @@ class StatusWriter {
                                          ? policy.invalidMessage
                                          : (base ? base->invalidMessage : policy.invalidMessage);
         if (!problem.empty()) {
-          set(entry(policy, ref), condition("Accepted", false, "Invalid", problem));
+          set(entry(policy, ref), graph::makeCondition("Accepted", false, "Invalid", problem));
           continue;
         }
         if (!base) continue;
         set(entry(policy, ref),
-            condition("Merged", true, "Merged", "Merged with policy " + base->key()));
+            graph::makeCondition("Merged", true, "Merged", "Merged with policy " + base->key()));
         mergedRoutes_[base].insert(routeKey);
       }
     }
@@ -344,9 +345,9 @@ void truncateAncestors(Policy& policy) {
                    });
   policy.ancestors.resize(kMaxAncestors);
   policy.ancestors.back().conditions.push_back(
-      condition("Aggregated", true, "Aggregated",
-                "Ancestors have been truncated because the number of policy ancestors "
-                "exceeds 16."));
+      graph::makeCondition("Aggregated", true, "Aggregated",
+                           "Ancestors have been truncated because the number of policy ancestors "
+                           "exceeds 16."));
 }
 
 void writeStatus(FamilyContext& context) {

@@ -16,12 +16,6 @@ namespace pg::policy::gatewayapi {
 
 namespace {
 
-constexpr std::string_view kDefaultController = "policygraph.dev/policy-controller";
-
-graph::Condition condition(std::string type, bool ok, std::string reason, std::string message) {
-  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
-}
-
 // Why the CA certificates of a policy cannot be used.
 struct CaProblem {
   std::string reason;  // ResolvedRefs reason: InvalidCACertificateRef or InvalidKind
@@ -120,10 +114,6 @@ std::string controllerOf(const FamilyContext& context) {
   return std::string(kDefaultController);
 }
 
-}  // namespace
-
-namespace {
-
 std::string externalKey(std::string_view kind, std::string_view ns, std::string_view name) {
   std::string key(kind);
   key += '/';
@@ -189,16 +179,18 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
     bool conflicted = !holders.empty() && holders.front() != &policy;
     std::vector<graph::Condition> conditions;
     if (conflicted) {
-      conditions.push_back(condition(
+      conditions.push_back(graph::makeCondition(
           "Accepted", false, "Conflicted",
           "Policy conflicts with " + policy.profile->kind + " " + holders.front()->key() + "."));
     } else if (ca) {
-      conditions.push_back(condition("Accepted", false, "NoValidCACertificate", ca->message));
-      conditions.push_back(condition("ResolvedRefs", false, ca->reason, ca->message));
-    } else {
       conditions.push_back(
-          condition("ResolvedRefs", true, "ResolvedRefs", "Resolved all the Object references."));
-      conditions.push_back(condition("Accepted", true, "Accepted", "Policy has been accepted."));
+          graph::makeCondition("Accepted", false, "NoValidCACertificate", ca->message));
+      conditions.push_back(graph::makeCondition("ResolvedRefs", false, ca->reason, ca->message));
+    } else {
+      conditions.push_back(graph::makeCondition("ResolvedRefs", true, "ResolvedRefs",
+                                                "Resolved all the Object references."));
+      conditions.push_back(
+          graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted."));
     }
 
     for (const BackendUse& use : model.usesOf(*t.resource)) {
@@ -224,10 +216,10 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
             // The routes that send traffic through the policy cannot use the backend.
             if (ca && !conflicted && !parent.conditions.empty() &&
                 applyingTo(model, *policy.profile, backend) == &policy) {
-              graph::Condition resolved =
-                  condition("ResolvedRefs", false, "InvalidBackendTLS",
-                            "Failed to process route rule " + std::to_string(rule.index) +
-                                " backendRef " + std::to_string(b) + ": " + ca->message);
+              graph::Condition resolved = graph::makeCondition(
+                  "ResolvedRefs", false, "InvalidBackendTLS",
+                  "Failed to process route rule " + std::to_string(rule.index) + " backendRef " +
+                      std::to_string(b) + ": " + ca->message);
               context.model.routeConditions.push_back({&route, i, std::move(resolved)});
             }
           }

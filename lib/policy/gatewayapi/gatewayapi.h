@@ -11,6 +11,10 @@
 
 namespace pg::policy::gatewayapi {
 
+// The controller written in ancestors[] when neither --controller-name nor a Gateway's class
+// names one.
+inline constexpr std::string_view kDefaultController = "policygraph.dev/policy-controller";
+
 // BackendTLSPolicy (GEP-1897): ancestors are the Gateways whose routes use the targeted
 // Service; a CA certificate reference that does not resolve rejects the policy
 // (NoValidCACertificate) and makes those routes' backends unusable (ResolvedRefs False on

@@ -16,15 +16,9 @@ namespace pg::policy::gatewayapi {
 
 namespace {
 
-constexpr std::string_view kDefaultController = "policygraph.dev/policy-controller";
-
 yaml::NodeRef either(yaml::NodeRef spec, std::string_view a, std::string_view b) {
   yaml::NodeRef n = spec.get(a);
   return n ? n : spec.get(b);
-}
-
-graph::Condition condition(std::string type, bool ok, std::string reason, std::string message) {
-  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
 }
 
 // A block may pick its own merge strategy with a `strategy` field (GEP-713, "Selecting a
@@ -161,18 +155,19 @@ void writeStatus(FamilyContext& context) {
     }
     for (const Target& t : policy.targets) {
       graph::Condition accepted =
-          condition("Accepted", true, "Accepted", "Policy has been accepted");
+          graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted");
       if (!policy.invalidMessage.empty()) {
-        accepted = condition("Accepted", false, "Invalid", policy.invalidMessage);
+        accepted = graph::makeCondition("Accepted", false, "Invalid", policy.invalidMessage);
       } else if (!t.attached()) {
-        accepted = condition("Accepted", false, t.reason, t.message);
+        accepted = graph::makeCondition("Accepted", false, t.reason, t.message);
       } else if (policy.profile->policyClass == PolicyClass::Direct) {
         std::vector<const Policy*> rivals =
             model.attachedTo(*policy.profile, *t.resource, t.sectionName);
         if (!rivals.empty() && rivals.front() != &policy)
-          accepted = condition("Accepted", false, "Conflicted",
-                               "Policy conflicts with " + policy.profile->kind + " " +
-                                   rivals.front()->key() + ", which is established first");
+          accepted =
+              graph::makeCondition("Accepted", false, "Conflicted",
+                                   "Policy conflicts with " + policy.profile->kind + " " +
+                                       rivals.front()->key() + ", which is established first");
       }
       std::vector<AncestorRef> ancestors = ancestorsOf(t, context.model);
       if (ancestors.empty()) {

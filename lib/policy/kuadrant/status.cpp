@@ -17,34 +17,32 @@ namespace pg::policy::kuadrant {
 
 namespace {
 
-graph::Condition condition(std::string type, bool ok, std::string reason, std::string message) {
-  return {std::move(type), ok ? "True" : "False", std::move(reason), std::move(message)};
-}
-
 graph::Condition acceptedCondition(const Policy& policy, const PolicyModel& model) {
   if (!policy.invalidMessage.empty())
-    return condition("Accepted", false, "Invalid", "Policy is invalid: " + policy.invalidMessage);
+    return graph::makeCondition("Accepted", false, "Invalid",
+                                "Policy is invalid: " + policy.invalidMessage);
   if (policy.targets.empty())
-    return condition("Accepted", false, "Invalid", "Policy is invalid: spec.targetRef is missing");
+    return graph::makeCondition("Accepted", false, "Invalid",
+                                "Policy is invalid: spec.targetRef is missing");
   for (const Target& t : policy.targets) {
     if (t.attached()) continue;
     if (t.reason != "TargetNotFound")
-      return condition("Accepted", false, t.reason, "Policy is invalid: " + t.message);
+      return graph::makeCondition("Accepted", false, t.reason, "Policy is invalid: " + t.message);
     std::string message = "Policy target " + t.name + " was not found";
     if (t.resource) message += ": " + t.message;  // the object exists, its section does not
-    return condition("Accepted", false, "TargetNotFound", message);
+    return graph::makeCondition("Accepted", false, "TargetNotFound", message);
   }
   if (policy.profile->policyClass == PolicyClass::Direct) {
     for (const Target& t : policy.targets) {
       for (const Policy* rival : model.attachedTo(*policy.profile, *t.resource, t.sectionName)) {
         if (rival == &policy) break;
         if (usable(*rival))
-          return condition("Accepted", false, "Conflicted",
-                           "Policy is conflicted by " + rival->key());
+          return graph::makeCondition("Accepted", false, "Conflicted",
+                                      "Policy is conflicted by " + rival->key());
       }
     }
   }
-  return condition("Accepted", true, "Accepted", "Policy has been accepted");
+  return graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted");
 }
 
 bool throughGateway(const Path& path) {
@@ -160,21 +158,21 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
       continue;
     const Outcome& o = outcomes[&p];
     if (!o.reached) {
-      p.conditions.push_back(condition("Enforced", false, "Unknown",
-                                       "Policy is not in the path to any existing routes"));
+      p.conditions.push_back(graph::makeCondition(
+          "Enforced", false, "Unknown", "Policy is not in the path to any existing routes"));
     } else if (o.lost.empty() && o.kept.empty()) {
       // Only constraints, and none held: the policy applies nowhere, and nobody beat it.
-      p.conditions.push_back(condition(
+      p.conditions.push_back(graph::makeCondition(
           "Enforced", false, "Unknown",
           "Policy is not enforced: the condition of its `when` holds on no path it reaches"));
     } else if (o.lost.empty()) {
-      p.conditions.push_back(
-          condition("Enforced", true, "Enforced", "Policy has been successfully enforced"));
+      p.conditions.push_back(graph::makeCondition("Enforced", true, "Enforced",
+                                                  "Policy has been successfully enforced"));
     } else if (o.kept.empty()) {
-      p.conditions.push_back(
-          condition("Enforced", false, "Overridden", "Policy is overridden by " + bracketed(o.by)));
+      p.conditions.push_back(graph::makeCondition("Enforced", false, "Overridden",
+                                                  "Policy is overridden by " + bracketed(o.by)));
     } else {
-      p.conditions.push_back(condition(
+      p.conditions.push_back(graph::makeCondition(
           "Enforced", true, "PartiallyEnforced",
           "Policy has been successfully enforced. The following rules have been overridden by " +
               bracketed(o.by) + ": " + joined(o.lost)));
@@ -185,8 +183,9 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
     auto it = affected.find(&r);
     if (it == affected.end()) continue;
     model.targetConditions.push_back(
-        {&r, condition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
-                       "Object affected by " + profile.kind + " " + bracketed(it->second))});
+        {&r,
+         graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
+                              "Object affected by " + profile.kind + " " + bracketed(it->second))});
   }
 }
 
