@@ -34,14 +34,12 @@ Value wholeValue(yaml::NodeRef node, const Origin& origin) {
 
 namespace {
 
-bool sameNode(yaml::NodeRef a, yaml::NodeRef b);
-
 // Every policy whose part of `v` the new value replaces. A replacement by the same value
 // (`with`, when known) overrides nothing.
 void logReplaced(const Value& v, const std::string& field, const Origin& by,
                  std::vector<Overridden>& overridden, yaml::NodeRef with = {}) {
   if (v.isNode()) {
-    if (with && sameNode(v.node, with)) return;
+    if (with && sameValue(v.node, with)) return;
     if (v.origin.policy != by.policy || v.origin.role != by.role)
       overridden.push_back({field, v.origin.policy, v.origin.role, by.policy, by.role});
     return;
@@ -59,10 +57,6 @@ void explode(Value& v) {
   for (auto [k, child] : node.entries())
     if (node.keyNode(k.str()) == k)  // a repeated key: the first one counts, as everywhere
       v.entries.emplace_back(std::string(k.str()), wholeValue(child, origin));
-}
-
-bool sameNode(yaml::NodeRef a, yaml::NodeRef b) {
-  return sameValue(a, b);
 }
 
 }  // namespace
@@ -160,7 +154,7 @@ namespace {
 
 void collect(const Value& v, const std::string& field, std::vector<Provenance>& out) {
   if (v.isNode()) {
-    out.push_back({field, v.origin});
+    out.push_back({field, v.origin, v.node});
     return;
   }
   for (const auto& [k, child] : v.entries) collect(child, joinField(field, k), out);
@@ -215,18 +209,7 @@ bool sameValue(yaml::NodeRef a, yaml::NodeRef b) {
   return !a && !b;
 }
 
-namespace {
-
-void leaves(const Value& v, const std::string& field,
-            std::vector<std::pair<std::string, const Value*>>& out) {
-  if (v.isNode()) {
-    out.emplace_back(field, &v);
-    return;
-  }
-  for (const auto& [k, child] : v.entries) leaves(child, joinField(field, k), out);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<std::string> conflictingFields(const Policy& a, const Policy& b) {
   std::vector<std::string> out;
@@ -243,15 +226,15 @@ std::vector<std::string> conflictingFields(const Policy& a, const Policy& b) {
           skip);
     apply(vb, blockB->node, {&b, blockB->role, Level::Gateway, 0}, Strategy::FieldMerge, ignored,
           {}, skip);
-    std::vector<std::pair<std::string, const Value*>> la, lb;
-    leaves(va, {}, la);
-    leaves(vb, {}, lb);
-    for (const auto& [field, value] : la) {
-      for (const auto& [otherField, other] : lb) {
+    std::vector<Provenance> la = provenanceOf(va), lb = provenanceOf(vb);
+    for (const Provenance& one : la) {
+      for (const Provenance& two : lb) {
+        const std::string& field = one.field;
+        const std::string& otherField = two.field;
         bool overlaps = field == otherField || otherField.rfind(field + ".", 0) == 0 ||
                         field.rfind(otherField + ".", 0) == 0;
         if (!overlaps) continue;
-        if (field == otherField && sameValue(value->node, other->node)) continue;
+        if (field == otherField && sameValue(one.node, two.node)) continue;
         std::string shorter = field.size() <= otherField.size() ? field : otherField;
         if (std::find(out.begin(), out.end(), shorter) == out.end()) out.push_back(shorter);
       }

@@ -46,6 +46,7 @@ struct Overridden {
 struct Provenance {
   std::string field;
   Origin origin;
+  yaml::NodeRef node;  // the value, a node of the origin policy's file
 };
 
 // Applies `content` (a mapping) over `into`, the later application winning every field both

@@ -71,20 +71,10 @@ std::string compact(const Json& v) {
   return v.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-// Where a node came from, for the terminal: `path:line:column`.
-std::string whereOf(const policy::Value& v) {
-  if (!v.isNode() || !v.origin.policy || !v.origin.policy->resource->file) return {};
-  model::Location at = v.origin.policy->resource->locate(v.node);
-  return detail::position(at);
-}
-
-void collectLeaves(const policy::Value& v, const std::string& field,
-                   std::vector<std::pair<std::string, const policy::Value*>>& out) {
-  if (v.isNode()) {
-    out.emplace_back(field, &v);
-    return;
-  }
-  for (const auto& [k, child] : v.entries) collectLeaves(child, policy::joinField(field, k), out);
+// Where a value came from, for the terminal: `path:line:column`.
+std::string whereOf(const policy::Provenance& p) {
+  if (!p.origin.policy || !p.origin.policy->resource->file) return {};
+  return detail::position(p.origin.policy->resource->locate(p.node));
 }
 
 }  // namespace
@@ -113,26 +103,26 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
     std::string path;
     for (const policy::Step& s : e.path) path += (path.empty() ? "" : " > ") + s.display();
     out << '\n' << bold(e.profile->kind) << "  " << path << '\n';
-    std::vector<std::pair<std::string, const policy::Value*>> leaves;
-    collectLeaves(e.value, {}, leaves);
+    std::vector<policy::Provenance> leaves = policy::provenanceOf(e.value);
     std::size_t items = leaves.size() + (e.ineffective.empty() ? 0 : 1);
     std::size_t n = 0;
-    for (const auto& [field, v] : leaves) {
+    for (const policy::Provenance& leaf : leaves) {
+      const std::string& field = leaf.field;
       bool last = ++n == items;
       std::string branch = last ? "└─ " : "├─ ";
       std::string indent = last ? "   " : "│  ";
       out << branch << (field.empty() ? "(whole)" : field) << " = "
-          << compact(detail::nodeToJson(v->node)) << '\n';
+          << compact(detail::nodeToJson(leaf.node)) << '\n';
       out << indent
-          << dim("from " + policyRef(v->origin.policy) + " (" +
-                 std::string(policy::roleName(v->origin.role)) + ", " + levelOf(e, v->origin) +
+          << dim("from " + policyRef(leaf.origin.policy) + " (" +
+                 std::string(policy::roleName(leaf.origin.role)) + ", " + levelOf(e, leaf.origin) +
                  ")");
-      if (std::string where = whereOf(*v); !where.empty()) out << dim("  " + where);
+      if (std::string where = whereOf(leaf); !where.empty()) out << dim("  " + where);
       out << '\n';
       for (const policy::Overridden& o : e.overridden) {
         bool under =
             o.field == field || (field.empty() ? false : o.field.rfind(field + ".", 0) == 0);
-        if (under && o.by == v->origin.policy)
+        if (under && o.by == leaf.origin.policy)
           out << indent
               << dim("beat " + policyRef(o.policy) + " (" + std::string(policy::roleName(o.role)) +
                      ")" + (o.field == field ? "" : " at " + o.field))
