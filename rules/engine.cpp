@@ -109,6 +109,7 @@ std::vector<std::string> parseIgnoreAnnotation(std::string_view value) {
 RuleRun runRules(const analysis::Analysis& analysis, const std::set<std::string>& baseline) {
   RuleRun run;
   std::vector<model::Finding> all;
+  SharedViews shared;
   for (const Rule& rule : registry()) {
     model::RuleInfo info = rule.info;
     auto setting = analysis.config.rules.find(info.id);
@@ -116,7 +117,7 @@ RuleRun runRules(const analysis::Analysis& analysis, const std::set<std::string>
       if (setting->second.off) continue;
       if (setting->second.severity) info.severity = *setting->second.severity;
     }
-    Context context(analysis, info, all);
+    Context context(analysis, info, all, &shared);
     rule.check(context);
   }
   for (model::Finding& f : all) {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/analysis/analysis.h"
@@ -13,11 +15,33 @@
 
 namespace pg::rules {
 
+// Views several rules derive from the same analysis (a policy's reach across every object,
+// the drift of the snapshot folder), computed by the first rule that asks and kept for the
+// rest of the run, so that no rule repeats another's work or I/O.
+class SharedViews {
+ public:
+  // The view `key` names (the address of a static object beside the function that builds
+  // it), built by `make` the first time.
+  template <typename T, typename Make>
+  const T& get(const void* key, Make make) {
+    auto it = views_.find(key);
+    if (it == views_.end()) it = views_.emplace(key, std::make_shared<T>(make())).first;
+    return *static_cast<const T*>(it->second.get());
+  }
+
+ private:
+  std::unordered_map<const void*, std::shared_ptr<void>> views_;
+};
+
 class Context {
  public:
+  // `shared` outlives the context and is the same for every rule of one run; without it the
+  // context keeps views of its own (one rule run alone).
   Context(const analysis::Analysis& analysis, const model::RuleInfo& rule,
-          std::vector<model::Finding>& out)
-      : analysis_(analysis), rule_(rule), out_(out) {}
+          std::vector<model::Finding>& out, SharedViews* shared = nullptr)
+      : analysis_(analysis), rule_(rule), out_(out), shared_(shared ? shared : &own_) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
 
   const analysis::Analysis& analysis() const { return analysis_; }
   const model::Store& store() const { return analysis_.store; }
@@ -29,10 +53,14 @@ class Context {
   model::Finding& report(model::Location where, std::string message,
                          const model::Resource* subject = nullptr);
 
+  SharedViews& shared() { return *shared_; }
+
  private:
   const analysis::Analysis& analysis_;
   const model::RuleInfo& rule_;
   std::vector<model::Finding>& out_;
+  SharedViews own_;
+  SharedViews* shared_;
 };
 
 using CheckFunction = void (*)(Context&);

@@ -11,7 +11,7 @@ using namespace policyrules;
 // sets: from above it, or from a policy on the same target that creation order puts first.
 // It reads as if it mattered and does not.
 void check(Context& ctx) {
-  for (const auto& [p, reach] : reachOf(ctx.analysis())) {
+  for (const auto& [p, reach] : reachOf(ctx)) {
     if (reach.paths == 0 || reach.effectiveOn != 0 || !reach.onlyOverrides()) continue;
     if (conflicted(*p)) continue;                // rejected outright: PA303/PA304 say why
     if (!p->invalidMessage.empty()) continue;    // rejected outright: PA309

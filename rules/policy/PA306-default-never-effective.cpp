@@ -19,7 +19,7 @@ yaml::NodeRef defaultKey(const policy::Policy& p) {
 // another policy's above it or on the same target) or an older policy on the same target
 // set every field it defaults, everywhere, the target itself included.
 void check(Context& ctx) {
-  for (const auto& [p, reach] : reachOf(ctx.analysis())) {
+  for (const auto& [p, reach] : reachOf(ctx)) {
     const policy::Block* defaults = p->block(policy::Role::Default);
     if (!defaults || reach.paths == 0 || reach.defaultTakesEffect) continue;
     if (conflicted(*p) || !p->invalidMessage.empty()) continue;  // rejected outright

@@ -21,7 +21,7 @@ bool routesCanBeBelow(const policy::Profile& profile) {
 // An inherited policy on a Gateway (listener, class or namespace) that no route hangs under:
 // it shapes no traffic yet, often because the routes attach to another listener or Gateway.
 void check(Context& ctx) {
-  std::map<const policy::Policy*, Reach> reach = reachOf(ctx.analysis());
+  const std::map<const policy::Policy*, Reach>& reach = reachOf(ctx);
   for (const policy::Policy& p : ctx.analysis().policies.policies) {
     if (p.profile->policyClass != policy::PolicyClass::Inherited) continue;
     if (!routesCanBeBelow(*p.profile) || conflicted(p)) continue;

@@ -141,4 +141,10 @@ std::map<const policy::Policy*, Reach> reachOf(const analysis::Analysis& a) {
   return out;
 }
 
+const std::map<const policy::Policy*, Reach>& reachOf(Context& ctx) {
+  static const char key = 0;
+  const analysis::Analysis& a = ctx.analysis();
+  return ctx.shared().get<std::map<const policy::Policy*, Reach>>(&key, [&] { return reachOf(a); });
+}
+
 }  // namespace pg::rules::policyrules

@@ -55,6 +55,8 @@ struct Reach {
   bool dependsOnNameOrder(const policy::Policy& p) const;
 };
 std::map<const policy::Policy*, Reach> reachOf(const analysis::Analysis& a);
+// The same, computed once per rule run and shared by the rules that judge it.
+const std::map<const policy::Policy*, Reach>& reachOf(Context& ctx);
 
 // "the override of TimeoutPolicy/infra/public (attached above it)", ...: who replaced the
 // fields of `role` (every role when unset), for messages.

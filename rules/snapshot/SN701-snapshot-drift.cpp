@@ -1,5 +1,4 @@
-#include "lib/snapshot/snapshot.h"
-#include "rules/rule.h"
+#include "rules/snapshot/snapshot_rules.h"
 
 namespace pg::rules {
 namespace {
@@ -7,9 +6,7 @@ namespace {
 constexpr std::size_t kListed = 5;  // enough to see what moved; the file diff shows the rest
 
 void check(Context& ctx) {
-  const analysis::Analysis& a = ctx.analysis();
-  if (!snapshot::checked(a)) return;
-  for (const snapshot::Drift& d : snapshot::compare(a, snapshot::folderOf(a))) {
+  for (const snapshot::Drift& d : snapshotrules::driftOf(ctx)) {
     if (d.kind != snapshot::DriftKind::Changed) continue;
     std::string changes;
     for (std::size_t i = 0; i < d.changes.size() && i < kListed; ++i)

@@ -1,13 +1,10 @@
-#include "lib/snapshot/snapshot.h"
-#include "rules/rule.h"
+#include "rules/snapshot/snapshot_rules.h"
 
 namespace pg::rules {
 namespace {
 
 void check(Context& ctx) {
-  const analysis::Analysis& a = ctx.analysis();
-  if (!snapshot::checked(a)) return;
-  for (const snapshot::Drift& d : snapshot::compare(a, snapshot::folderOf(a))) {
+  for (const snapshot::Drift& d : snapshotrules::driftOf(ctx)) {
     if (d.kind != snapshot::DriftKind::Orphaned) continue;
     std::string name = d.file.substr(0, d.file.size() - std::string_view(".yaml").size());
     std::string why = d.object ? d.object->display() + " is no longer reached by any policy"

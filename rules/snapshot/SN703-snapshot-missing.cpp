@@ -1,13 +1,11 @@
-#include "lib/snapshot/snapshot.h"
-#include "rules/rule.h"
+#include "rules/snapshot/snapshot_rules.h"
 
 namespace pg::rules {
 namespace {
 
 void check(Context& ctx) {
   const analysis::Analysis& a = ctx.analysis();
-  if (!snapshot::checked(a)) return;
-  for (const snapshot::Drift& d : snapshot::compare(a, snapshot::folderOf(a))) {
+  for (const snapshot::Drift& d : snapshotrules::driftOf(ctx)) {
     if (d.kind != snapshot::DriftKind::Missing) continue;
     std::string kinds;
     for (const policy::ObjectEffective& o : a.policies.effective) {
