@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libyaml-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
-          libpugixml-dev doctest-dev)
+          libpugixml-dev doctest-dev libgit2-dev)
 packages+=("$@")
 
 missing=()

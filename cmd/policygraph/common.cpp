@@ -1,6 +1,7 @@
 #include "cmd/policygraph/common.h"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -67,17 +68,74 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   inputs.topology.controllerName = o.controllerName;
   if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end())
     inputs.stdinText.assign(std::istreambuf_iterator<char>(std::cin), {});
-  // Each command analyses once and exits right after writing: freeing the analysis node by
-  // node would cost tens of milliseconds on a large repository for nothing. It stays
-  // reachable from here, so leak checkers do not count it.
-  static auto* kept = new std::vector<std::unique_ptr<analysis::Analysis>>();
   try {
-    kept->push_back(
-        std::make_unique<analysis::Analysis>(analysis::analyze(std::move(config), inputs)));
+    return keepUntilExit(analysis::analyze(std::move(config), inputs));
   } catch (const load::InputError& e) {
     throw UsageError(e.what());
   }
+}
+
+const analysis::Analysis& keepUntilExit(analysis::Analysis analysis) {
+  // Each command analyses once (diff: twice) and exits right after writing: freeing the
+  // analysis node by node would cost tens of milliseconds on a large repository for nothing.
+  // It stays reachable from here, so leak checkers do not count it.
+  static auto* kept = new std::vector<std::unique_ptr<analysis::Analysis>>();
+  kept->push_back(std::make_unique<analysis::Analysis>(std::move(analysis)));
   return *kept->back();
+}
+
+void addOutputOptions(CLI::App& cmd, OutputOptions& o, const std::string& formatHelp) {
+  o.formatOption = cmd.add_option("--format", o.formats, formatHelp + "; repeatable")
+                       ->take_all()
+                       ->allow_extra_args(false);
+  o.outputOption =
+      cmd.add_option("--output", o.outputs, "File for the --format before it; repeatable")
+          ->take_all()
+          ->allow_extra_args(false);
+  cmd.add_option("--color", o.color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd.add_flag("--quiet,-q", o.quiet, "No text on standard output when every format has a file");
+}
+
+void writeOutputs(const CLI::App& cmd, const OutputOptions& o,
+                  const std::vector<std::string>& formats,
+                  const std::function<void(std::ostream&, const std::string&, bool)>& write) {
+  // The pairs in command-line order.
+  std::vector<OutputSpec> specs;
+  std::size_t f = 0, out = 0;
+  for (const CLI::Option* opt : cmd.parse_order()) {
+    if (opt == o.formatOption) {
+      specs.push_back({o.formats.at(f++), {}});
+    } else if (opt == o.outputOption) {
+      if (specs.empty() || !specs.back().path.empty())
+        throw UsageError("--output " + o.outputs.at(out) + " must follow the --format it writes");
+      specs.back().path = o.outputs.at(out++);
+    }
+  }
+  std::size_t toStdout = 0;
+  for (const OutputSpec& s : specs) {
+    if (std::find(formats.begin(), formats.end(), s.format) == formats.end()) {
+      std::string known;
+      for (const std::string& k : formats) known += (known.empty() ? "" : ", ") + k;
+      throw UsageError("unknown format " + s.format + " (" + known + ")");
+    }
+    toStdout += s.path.empty();
+  }
+  if (toStdout > 1)
+    throw UsageError("only one --format can go to standard output; give the others an --output");
+  if (toStdout == 0 && !o.quiet) specs.insert(specs.begin(), {"text", {}});
+
+  for (const OutputSpec& spec : specs) {
+    if (spec.path.empty()) {
+      write(std::cout, spec.format, spec.format == "text" && colorWanted(o.color));
+      std::cout.flush();
+      continue;
+    }
+    std::ofstream file(spec.path, std::ios::binary | std::ios::trunc);
+    if (!file) throw UsageError("cannot write " + spec.path);
+    write(file, spec.format, false);
+    if (!file.flush()) throw UsageError("cannot write " + spec.path);
+  }
 }
 
 }  // namespace pg::cli

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,29 @@ struct InputOptions {
 };
 
 void addInputOptions(CLI::App& cmd, InputOptions& options);
+
+// `--format F --output FILE` pairs (repeatable; an --output belongs to the --format before
+// it, a format without one goes to standard output), --color and --quiet.
+struct OutputOptions {
+  std::vector<std::string> formats;
+  std::vector<std::string> outputs;
+  std::string color = "auto";
+  bool quiet = false;
+  CLI::Option* formatOption = nullptr;
+  CLI::Option* outputOption = nullptr;
+};
+
+void addOutputOptions(CLI::App& cmd, OutputOptions& options, const std::string& formatHelp);
+
+// Writes the output of every pair: `write(stream, format, color)` renders one format. Text
+// goes to standard output when every format has a file, unless --quiet. Throws UsageError
+// for an unknown format, two formats on standard output, or a file that cannot be written.
+void writeOutputs(const CLI::App& cmd, const OutputOptions& options,
+                  const std::vector<std::string>& formats,
+                  const std::function<void(std::ostream&, const std::string&, bool)>& write);
+
+// Keeps an analysis alive until the process exits (see analyzeInputs).
+const analysis::Analysis& keepUntilExit(analysis::Analysis analysis);
 
 // Reads the config file and runs the analysis, which lives until the process exits; usage
 // errors become UsageError.

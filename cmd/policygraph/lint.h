@@ -4,21 +4,16 @@
 #include <string>
 #include <vector>
 
+#include "cmd/policygraph/common.h"
 #include "lib/analysis/analysis.h"
 
 namespace pg::cli {
 
-// What a command that reports findings takes: `--format F --output FILE` pairs, --fail-on,
-// --baseline, --color, --quiet. `lint` and `snapshot --check` share them.
-struct ReportOptions {
-  std::vector<std::string> formats;
-  std::vector<std::string> outputs;
+// What a command that reports findings takes: lint's outputs (`--format F --output FILE`
+// pairs, --color, --quiet), --fail-on and --baseline. `lint` and `snapshot --check` share them.
+struct ReportOptions : OutputOptions {
   std::string failOn = "error";
   std::string baselinePath;
-  std::string color = "auto";
-  bool quiet = false;
-  CLI::Option* formatOption = nullptr;
-  CLI::Option* outputOption = nullptr;
 };
 
 void addReportOptions(CLI::App& cmd, ReportOptions& options);

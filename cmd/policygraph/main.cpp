@@ -5,8 +5,12 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "cmd/policygraph/cli.h"
+#include "cmd/policygraph/diff.h"
 #include "cmd/policygraph/explain.h"
 #include "cmd/policygraph/graph.h"
 #include "cmd/policygraph/lint.h"
@@ -65,13 +69,24 @@ int main(int argc, char** argv) {
   addStatusCommand(app, exitCode);
   addExplainCommand(app, exitCode);
   addSnapshotCommand(app, exitCode);
+  // `diff BASE -- PATH...`: the parser gives a subcommand no positionals after `--`, so the
+  // split is taken here and the `--` dropped.
+  std::optional<std::size_t> afterDashes;
+  std::vector<char*> args(argv, argv + argc);
+  for (std::size_t i = 1; i < args.size(); ++i)
+    if (std::string_view(args[i]) == "--") {
+      afterDashes = args.size() - i - 1;
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+  addDiffCommand(app, exitCode, afterDashes);
   addGraphCommand(app, exitCode);
   addRulesCommand(app, exitCode);
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "policygraph " << pg::report::toolVersion() << '\n';
   });
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -7,11 +7,12 @@ namespace pg::analysis {
 
 namespace fs = std::filesystem;
 
-Analysis analyze(config::Config config, const Inputs& inputs) {
+Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
   Analysis a;
   a.root = inputs.root;
   std::vector<load::SourceEntry> sources =
-      load::collectSources(inputs.paths, inputs.root, config, a.problems);
+      revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
+               : load::collectSources(inputs.paths, inputs.root, config, a.problems);
   load::LoadResult loaded =
       load::loadSources(sources, config.limits, {inputs.jobs, inputs.stdinText});
   a.files = std::move(loaded.files);

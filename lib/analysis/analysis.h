@@ -9,6 +9,7 @@
 
 #include "lib/config/config.h"
 #include "lib/graph/topology.h"
+#include "lib/load/git.h"
 #include "lib/load/problem.h"
 #include "lib/model/source.h"
 #include "lib/model/store.h"
@@ -25,6 +26,13 @@ struct Inputs {
   policy::PolicyOptions policy;
 };
 
+// A commit to read the inputs from instead of the disk: `Inputs::paths` and `root`, the
+// folder reports name files relative to, are then paths from the top of the repository.
+struct RevisionInputs {
+  const load::GitRevision& revision;
+  std::string root;
+};
+
 struct Analysis {
   config::Config config;
   std::filesystem::path root;
@@ -36,7 +44,8 @@ struct Analysis {
 };
 
 // Throws load::InputError when a path names nothing.
-Analysis analyze(config::Config config, const Inputs& inputs);
+Analysis analyze(config::Config config, const Inputs& inputs,
+                 const RevisionInputs* revision = nullptr);
 
 // The repository root for reports: the folder of the config file when there is one, else the
 // nearest folder above the first input holding `.git`, else the current folder.

@@ -296,18 +296,19 @@ FileResult loadEntry(const SourceEntry& entry, const config::Limits& limits,
   result.file->path = entry.path;
   result.file->absolutePath = entry.absolutePath.string();
   std::string text;
-  if (entry.isStdin) {
-    if (stdinText.size() > limits.maxFileBytes) {
+  if (const std::string* inMemory = entry.isStdin ? &stdinText : entry.content.get()) {
+    if (inMemory->size() > limits.maxFileBytes) {
       result.problems.push_back({ProblemKind::FileTooLarge,
                                  {entry.path, {1, 1}, {1, 1}},
-                                 "standard input has " + std::to_string(stdinText.size()) +
+                                 std::string(entry.isStdin ? "standard input" : "this file") +
+                                     " has " + std::to_string(inMemory->size()) +
                                      " bytes, more than the limit of " +
                                      std::to_string(limits.maxFileBytes),
                                  fileProblemDiscriminator(entry.path, "size"),
                                  {}});
       return result;
     }
-    text = stdinText;
+    text = *inMemory;
   } else {
     std::string error;
     bool tooLarge = false;

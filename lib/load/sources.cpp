@@ -18,11 +18,6 @@ namespace {
 
 using FileId = std::pair<dev_t, ino_t>;
 
-bool hasManifestExtension(const fs::path& path) {
-  std::string ext = path.extension().string();
-  return ext == ".yaml" || ext == ".yml" || ext == ".json";
-}
-
 bool isUnder(const fs::path& path, const fs::path& dir) {
   auto rel = path.lexically_relative(dir);
   return !rel.empty() && *rel.begin() != "..";
@@ -52,23 +47,13 @@ class Walker {
     if (::stat(file.c_str(), &st) == 0) {
       if (!files_.insert({st.st_dev, st.st_ino}).second) return;  // named twice
     }
-    out_.push_back({displayPath(file, root_), fs::absolute(file), false});
+    out_.push_back({displayPath(file, root_), fs::absolute(file), false, nullptr});
   }
 
  private:
   void problem(ProblemKind kind, const fs::path& at, std::string message) {
     std::string path = displayPath(at, root_);
     problems_.push_back({kind, {path, {1, 1}, {1, 1}}, std::move(message), path, {}});
-  }
-
-  bool excluded(const std::string& rel, bool isDir) const {
-    for (const std::string& pattern : config_.exclude) {
-      if (config::globMatch(pattern, rel)) return true;
-      if (isDir && config::globMatch(pattern, rel + "/")) return true;
-    }
-    if (isDir || config_.include.empty()) return false;
-    return std::none_of(config_.include.begin(), config_.include.end(),
-                        [&](const std::string& p) { return config::globMatch(p, rel); });
   }
 
   void walk(const fs::path& dir) {
@@ -100,16 +85,16 @@ class Walker {
         return;
       }
       // A dangling link: worth a finding only where a manifest was meant to be.
-      if (hasManifestExtension(entry))
+      if (isManifestPath(entry.filename().native()))
         problem(ProblemKind::Unreadable, entry,
                 std::string("cannot read: ") + std::strerror(errno) +
                     (isLink ? " (the symlink points at nothing)" : ""));
       return;
     }
     const bool isDir = S_ISDIR(st.st_mode);
-    if (!isDir && !hasManifestExtension(entry)) return;
+    if (!isDir && !isManifestPath(entry.filename().native())) return;
     const std::string rel = displayPath(entry, root_);
-    if (excluded(rel, isDir)) return;
+    if (excludedByConfig(config_, rel, isDir)) return;
     if (isLink) {
       std::error_code ec;
       fs::path target = fs::canonical(entry, ec);
@@ -139,7 +124,7 @@ class Walker {
       return;
     }
     if (!files_.insert(id).second) return;  // the same file through a link
-    out_.push_back({rel, fs::absolute(entry), false});
+    out_.push_back({rel, fs::absolute(entry), false, nullptr});
   }
 
   const fs::path& root_;
@@ -153,6 +138,23 @@ class Walker {
 };
 
 }  // namespace
+
+bool isManifestPath(std::string_view path) {
+  auto endsWith = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+  };
+  return endsWith(".yaml") || endsWith(".yml") || endsWith(".json");
+}
+
+bool excludedByConfig(const config::Config& config, const std::string& rel, bool isDir) {
+  for (const std::string& pattern : config.exclude) {
+    if (config::globMatch(pattern, rel)) return true;
+    if (isDir && config::globMatch(pattern, rel + "/")) return true;
+  }
+  if (isDir || config.include.empty()) return false;
+  return std::none_of(config.include.begin(), config.include.end(),
+                      [&](const std::string& p) { return config::globMatch(p, rel); });
+}
 
 std::string displayPath(const fs::path& path, const fs::path& root) {
   fs::path abs = fs::absolute(path).lexically_normal();
@@ -169,7 +171,7 @@ std::vector<SourceEntry> collectSources(const std::vector<std::string>& inputs,
   bool sawStdin = false;
   for (const std::string& input : inputs) {
     if (input == "-") {
-      if (!sawStdin) out.push_back({std::string(kStdinPath), {}, true});
+      if (!sawStdin) out.push_back({std::string(kStdinPath), {}, true, nullptr});
       sawStdin = true;
       continue;
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,8 +18,10 @@ inline constexpr std::string_view kStdinPath = "<stdin>";
 
 struct SourceEntry {
   std::string path;                    // as reported, relative to the repository root
-  std::filesystem::path absolutePath;  // empty for standard input
+  std::filesystem::path absolutePath;  // empty for standard input and git blobs
   bool isStdin = false;
+  // The text, when it does not come from a file on disk (a blob of a git revision).
+  std::shared_ptr<const std::string> content;
 };
 
 // A PATH argument that names nothing: a usage error, not a finding.
@@ -30,6 +33,13 @@ class InputError : public std::runtime_error {
 // How a file is named in reports: relative to `root` when inside it, else absolute (a path
 // relative to somewhere else would be resolved against the root by SARIF consumers).
 std::string displayPath(const std::filesystem::path& path, const std::filesystem::path& root);
+
+// `.yaml`, `.yml` and `.json` files are read when a folder is walked.
+bool isManifestPath(std::string_view path);
+
+// Whether the config's include/exclude globs leave out `rel` (relative to the repository
+// root; `isDir` for a folder, which only exclude globs can leave out).
+bool excludedByConfig(const config::Config& config, const std::string& rel, bool isDir);
 
 // Walks the inputs in a deterministic order (sorted by name). Hidden files and folders
 // (`.git`, `.policygraph`) are skipped inside folders; files named explicitly are always

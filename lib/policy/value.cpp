@@ -202,14 +202,13 @@ bool sameValue(yaml::NodeRef a, yaml::NodeRef b) {
   }
   if (a.isMapping() && b.isMapping()) {
     if (a.size() != b.size()) return false;
+    // A repeated key counts once, the first, on both sides.
     for (auto [k, v] : a.entries())
-      if (!sameValue(v, b.get(k.str()))) return false;
+      if (!sameValue(a.get(k.str()), b.get(k.str()))) return false;
     return true;
   }
   return !a && !b;
 }
-
-namespace {}  // namespace
 
 std::vector<std::string> conflictingFields(const Policy& a, const Policy& b) {
   std::vector<std::string> out;

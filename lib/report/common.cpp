@@ -49,4 +49,10 @@ std::map<std::string_view, std::size_t> indexRules(const std::vector<model::Rule
   return index;
 }
 
+std::string plural(std::size_t n, std::string_view word) {
+  std::string out = std::to_string(n) + " " + std::string(word);
+  if (n != 1) out += 's';
+  return out;
+}
+
 }  // namespace pg::report::detail

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <map>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,14 @@ std::string position(const model::Location& at);
 // A finding's related locations, for formats with no field of their own for them: one
 // "\npath:line:column: note: message" each, as the text report prints them.
 std::string relatedLines(const model::Finding& finding);
+
+// `1 error`, `2 errors`.
+std::string plural(std::size_t n, std::string_view word);
+
+// A finding as the text report prints it: `path:line:col: severity: message [ID]`, then
+// one indented line per related location; every line starts with `indent`.
+void writeFindingText(std::ostream& out, const model::Finding& finding, bool color,
+                      std::string_view indent = {});
 
 // Each rule's position in the catalogue, by ID; SARIF refers to rules by index.
 std::map<std::string_view, std::size_t> indexRules(const std::vector<model::RuleInfo>& rules);

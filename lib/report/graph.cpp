@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <deque>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -652,6 +653,10 @@ Graph buildGraph(const analysis::Analysis& analysis) {
 }
 
 bool focusGraph(Graph& graph, std::string_view ref) {
+  return focusGraph(graph, std::vector<std::string>{std::string(ref)});
+}
+
+bool focusGraph(Graph& graph, const std::vector<std::string>& refs, std::size_t childDepth) {
   std::unordered_map<std::string_view, std::size_t> index;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) index.emplace(graph.nodes[i].id, i);
   std::vector<std::vector<std::size_t>> parents(graph.nodes.size()), children(graph.nodes.size());
@@ -661,31 +666,36 @@ bool focusGraph(Graph& graph, std::string_view ref) {
     children[from].push_back(to);
     parents[to].push_back(from);
   }
+  std::unordered_set<std::string_view> wanted(refs.begin(), refs.end());
   std::vector<std::size_t> seeds;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i)
-    if (graph.nodes[i].ref == ref) seeds.push_back(i);
+    if (!graph.nodes[i].ref.empty() && wanted.count(graph.nodes[i].ref)) seeds.push_back(i);
   if (seeds.empty()) return false;
 
   // Ancestors and descendants only: a sibling (another route on the same listener) is reached
   // by going up and then down, which is not a connection to the focused object.
   std::vector<bool> keep(graph.nodes.size(), false);
-  auto walk = [&](const std::vector<std::vector<std::size_t>>& next) {
+  auto walk = [&](const std::vector<std::vector<std::size_t>>& next, std::size_t maxDepth) {
     std::vector<bool> seen(graph.nodes.size(), false);
-    std::deque<std::size_t> queue(seeds.begin(), seeds.end());
-    for (std::size_t s : seeds) seen[s] = true;
+    std::deque<std::pair<std::size_t, std::size_t>> queue;  // node, depth
+    for (std::size_t s : seeds) {
+      seen[s] = true;
+      queue.emplace_back(s, 0);
+    }
     while (!queue.empty()) {
-      std::size_t at = queue.front();
+      auto [at, depth] = queue.front();
       queue.pop_front();
       keep[at] = true;
+      if (depth == maxDepth) continue;
       for (std::size_t n : next[at])
         if (!seen[n]) {
           seen[n] = true;
-          queue.push_back(n);
+          queue.emplace_back(n, depth + 1);
         }
     }
   };
-  walk(parents);
-  walk(children);
+  walk(parents, std::numeric_limits<std::size_t>::max());
+  walk(children, childDepth);
 
   Graph focused;
   std::unordered_set<std::string_view> kept;
@@ -903,6 +913,13 @@ void writeGraphMermaid(std::ostream& out, const Graph& graph) {
     for (std::size_t i = 0; i < links.size(); ++i) out << (i ? "," : "") << links[i];
     out << ' ' << style << '\n';
   };
+  std::string highlighted;
+  for (const GraphNode& n : graph.nodes)
+    if (n.highlighted) highlighted += (highlighted.empty() ? "" : ",") + n.id;
+  if (!highlighted.empty()) {
+    out << "  classDef changed stroke:#f9a825,stroke-width:4px\n";
+    out << "  class " << highlighted << " changed\n";
+  }
   linkStyle(failed, "stroke:#c62828,stroke-width:2px,color:#c62828");
   linkStyle(attached, "stroke:#2e7d32,stroke-width:2px");
   linkStyle(unsimulated, "stroke:#9e9e9e");

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -56,6 +57,8 @@ struct GraphNode {
   // port of a backend Service shares the Service's ref; a listener is `Gateway/ns/name#listener`
   // and a named rule `HTTPRoute/ns/name#rule`; an unnamed rule has none.
   std::string ref;
+  // Drawn with a thick outline: what a diff changed.
+  bool highlighted = false;
 };
 
 // Edge kinds, as the JSON `kind` field spells them. Edges point from the parent to the child
@@ -99,6 +102,10 @@ Graph buildGraph(const analysis::Analysis& analysis);
 // (ancestors) or children (descendants), and the edges between kept nodes. Returns false,
 // leaving the graph untouched, when no node has that ref.
 bool focusGraph(Graph& graph, std::string_view ref);
+// The same around several refs at once, keeping descendants only down to `childDepth` edges
+// from them; false when none of them names a node.
+bool focusGraph(Graph& graph, const std::vector<std::string>& refs,
+                std::size_t childDepth = std::numeric_limits<std::size_t>::max());
 
 // The distinct refs of the nodes of `kind` that are in the input (not missing), in graph order,
 // for error messages.

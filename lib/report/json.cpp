@@ -1,12 +1,13 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/report/report.h"
+#include "lib/report/values.h"
 
 namespace pg::report {
 
-namespace {
+namespace detail {
 
-nlohmann::ordered_json location(const model::Location& at) {
+Json locationJson(const model::Location& at) {
   return {{"path", at.path},
           {"line", at.start.line},
           {"column", at.start.column},
@@ -14,27 +15,31 @@ nlohmann::ordered_json location(const model::Location& at) {
           {"endColumn", at.end.column}};
 }
 
-}  // namespace
+Json findingJson(const model::Finding& f, const std::vector<model::RuleInfo>& rules) {
+  Json related = Json::array();
+  for (const model::RelatedLocation& r : f.related)
+    related.push_back({{"message", r.message}, {"location", locationJson(r.location)}});
+  std::string_view name;
+  for (const model::RuleInfo& rule : rules)
+    if (rule.id == f.ruleId) name = rule.name;
+  return {{"ruleId", f.ruleId},
+          {"ruleName", name},
+          {"severity", model::toString(f.severity)},
+          {"message", f.message},
+          {"location", locationJson(f.location)},
+          {"related", related},
+          {"objects", f.objects},
+          {"fingerprint", f.fingerprint}};
+}
+
+}  // namespace detail
 
 void writeJson(std::ostream& out, const ReportInput& input) {
   std::size_t counts[3] = {0, 0, 0};
   nlohmann::ordered_json findings = nlohmann::ordered_json::array();
   for (const model::Finding& f : input.findings) {
     ++counts[static_cast<int>(f.severity)];
-    nlohmann::ordered_json related = nlohmann::ordered_json::array();
-    for (const model::RelatedLocation& r : f.related)
-      related.push_back({{"message", r.message}, {"location", location(r.location)}});
-    std::string_view name;
-    for (const model::RuleInfo& rule : input.rules)
-      if (rule.id == f.ruleId) name = rule.name;
-    findings.push_back({{"ruleId", f.ruleId},
-                        {"ruleName", name},
-                        {"severity", model::toString(f.severity)},
-                        {"message", f.message},
-                        {"location", location(f.location)},
-                        {"related", related},
-                        {"objects", f.objects},
-                        {"fingerprint", f.fingerprint}});
+    findings.push_back(detail::findingJson(f, input.rules));
   }
   nlohmann::ordered_json doc = {{"tool", {{"name", "policygraph"}, {"version", toolVersion()}}},
                                 {"summary",

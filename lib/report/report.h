@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lib/analysis/analysis.h"
+#include "lib/diff/diff.h"
 #include "lib/model/finding.h"
 
 namespace pg::report {
@@ -48,6 +49,28 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
 void writeExplainJson(std::ostream& out, const ExplainInput& input);
 void writeExplainYaml(std::ostream& out, const ExplainInput& input);
 std::string explainJsonText(const ExplainInput& input);
+
+// `policygraph diff`: what a change does (lib/diff), for people (text), for machines (JSON)
+// and for a pull-request comment (Markdown: a summary table first, the details folded, a
+// Mermaid picture of the affected part of the head's graph, at most `maxBytes` long).
+struct DiffReportInput {
+  const diff::Result& diff;
+  const analysis::Analysis& head;
+  const std::vector<model::RuleInfo>& rules;
+};
+struct MarkdownOptions {
+  // GitHub refuses comments over 65,536 characters; leave room for what a workflow adds.
+  std::size_t maxBytes = 60000;
+  // The picture is left out when the affected part of the graph has more nodes.
+  std::size_t maxGraphNodes = 60;
+};
+void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOptions& options);
+void writeDiffJson(std::ostream& out, const DiffReportInput& input);
+void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
+                       const MarkdownOptions& options);
+// The comment's first line, hidden when rendered, by which a workflow finds the comment it
+// posted before and updates it.
+inline constexpr std::string_view kDiffCommentMarker = "<!-- policygraph-diff -->";
 
 // The fingerprints in a JSON report written by writeJson, for `--baseline`. Throws
 // std::runtime_error when the text is not such a report.

@@ -26,38 +26,40 @@ std::string_view severityColor(const Palette& p, model::Severity s) {
   return p.reset;
 }
 
-std::string plural(std::size_t n, std::string_view word) {
-  std::string out = std::to_string(n) + " " + std::string(word);
-  if (n != 1) out += 's';
-  return out;
+}  // namespace
+
+namespace detail {
+
+void writeFindingText(std::ostream& out, const model::Finding& f, bool color,
+                      std::string_view indent) {
+  const Palette& p = color ? kColor : kPlain;
+  out << indent << p.bold << position(f.location) << ": " << p.reset << severityColor(p, f.severity)
+      << model::toString(f.severity) << ':' << p.reset << ' ' << p.bold << f.message << p.reset
+      << " [" << f.ruleId << ']' << '\n';
+  for (const model::RelatedLocation& r : f.related)
+    out << indent << "  " << p.dim << position(r.location) << ": note: " << r.message << p.reset
+        << '\n';
 }
 
-}  // namespace
+}  // namespace detail
 
 void writeText(std::ostream& out, const ReportInput& input, const TextOptions& options) {
   const Palette& p = options.color ? kColor : kPlain;
   std::size_t counts[3] = {0, 0, 0};
   for (const model::Finding& f : input.findings) {
     ++counts[static_cast<int>(f.severity)];
-    out << p.bold;
-    out << detail::position(f.location);
-    out << ": " << p.reset << severityColor(p, f.severity) << model::toString(f.severity) << ':'
-        << p.reset << ' ' << p.bold << f.message << p.reset << " [" << f.ruleId << ']' << '\n';
-    for (const model::RelatedLocation& r : f.related) {
-      out << "  " << p.dim;
-      out << detail::position(r.location);
-      out << ": note: " << r.message << p.reset << '\n';
-    }
+    detail::writeFindingText(out, f, options.color);
   }
   const analysis::Analysis& a = input.analysis;
-  std::string where =
-      "in " + plural(a.files.size(), "file") + " (" + plural(a.store.size(), "object") + ")";
+  std::string where = "in " + detail::plural(a.files.size(), "file") + " (" +
+                      detail::plural(a.store.size(), "object") + ")";
   if (input.findings.empty()) {
     out << "no findings " << where;
   } else {
-    out << severityColor(p, model::Severity::Error) << plural(counts[2], "error") << p.reset << ", "
-        << severityColor(p, model::Severity::Warning) << plural(counts[1], "warning") << p.reset
-        << ", " << plural(counts[0], "note") << ' ' << where;
+    out << severityColor(p, model::Severity::Error) << detail::plural(counts[2], "error") << p.reset
+        << ", " << severityColor(p, model::Severity::Warning)
+        << detail::plural(counts[1], "warning") << p.reset << ", "
+        << detail::plural(counts[0], "note") << ' ' << where;
   }
   if (input.suppressed) out << "; " << input.suppressed << " suppressed";
   if (input.baselined) out << "; " << input.baselined << " in the baseline";

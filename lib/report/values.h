@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lib/model/finding.h"
 #include "lib/policy/value.h"
 #include "lib/yaml/tree.h"
 #include "lib/yaml/writer.h"
@@ -18,5 +19,9 @@ Json nodeToJson(yaml::NodeRef node);
 // A merged policy value: mappings built by merging, nodes taken whole.
 Json valueToJson(const policy::Value& value);
 void writeYamlValue(yaml::Writer& w, const Json& v);
+
+// A location and a finding as the JSON report writes them.
+Json locationJson(const model::Location& at);
+Json findingJson(const model::Finding& f, const std::vector<model::RuleInfo>& rules);
 
 }  // namespace pg::report::detail

@@ -37,10 +37,18 @@ std::optional<std::int64_t> NodeRef::asInt() const {
 
 bool NodeRef::isString() const {
   if (!isScalar()) return false;
-  if (node().style != ScalarStyle::Plain) return true;
-  if (isNull() || asBool() || asInt()) return false;
+  return node().style != ScalarStyle::Plain || plainIsString(tree_->value(node()));
+}
+
+bool plainIsString(std::string_view v) {
+  if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return false;
+  if (v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE")
+    return false;
+  std::string_view digits = !v.empty() && v.front() == '+' ? v.substr(1) : v;
+  std::int64_t i = 0;
+  auto [iptr, iec] = std::from_chars(digits.data(), digits.data() + digits.size(), i);
+  if (!digits.empty() && iec == std::errc() && iptr == digits.data() + digits.size()) return false;
   // Floats and the special values of the YAML 1.2 core schema.
-  std::string_view v = tree_->value(node());
   static constexpr std::string_view kSpecial[] = {".inf",  ".Inf",  ".INF", "-.inf", "-.Inf",
                                                   "-.INF", "+.inf", ".nan", ".NaN",  ".NAN"};
   if (std::find(std::begin(kSpecial), std::end(kSpecial), v) != std::end(kSpecial)) return false;

@@ -140,6 +140,10 @@ class NodeRef {
   std::uint32_t index_ = 0;
 };
 
+// Whether a plain (unquoted) scalar with this text is a string in YAML's core schema, and
+// not null, a boolean or a number.
+bool plainIsString(std::string_view text);
+
 struct Entry {
   NodeRef key;
   NodeRef value;

@@ -6,41 +6,15 @@
 #include <sstream>
 #include <string>
 
+#include "tests/cli/run.h"
 #include "tests/unit/test_folder.h"
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-std::string readAll(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs `policygraph ARGS` in `cwd`, with `input` on standard input.
-Run run(const std::filesystem::path& cwd, const std::string& args, const std::string& input = "") {
-  pg::testing::TestFolder io;
-  io.write("in", input);
-  std::string command = "cd " + quote(cwd.string()) + " && NO_COLOR=1 " + quote(PG_BINARY) + " " +
-                        args + " <" + quote((io.path() / "in").string()) + " >" +
-                        quote((io.path() / "out").string()) + " 2>" +
-                        quote((io.path() / "err").string());
-  int raw = std::system(command.c_str());
-  REQUIRE(WIFEXITED(raw));
-  return {WEXITSTATUS(raw), readAll(io.path() / "out"), readAll(io.path() / "err")};
-}
+using pg::testing::quote;
+using pg::testing::readAll;
+using pg::testing::run;
+using pg::testing::Run;
 
 const char* kClean = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n";
 const char* kBroken = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: [shop\n";

@@ -1,0 +1,123 @@
+#include "cmd/policygraph/diff.h"
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cmd/policygraph/cli.h"
+#include "cmd/policygraph/common.h"
+#include "lib/diff/sides.h"
+#include "lib/report/report.h"
+#include "rules/engine.h"
+
+namespace pg::cli {
+
+void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_t>& afterDashes) {
+  struct Options : OutputOptions {
+    std::vector<std::string> args;
+    std::string configPath;
+    std::string controllerName;
+    unsigned jobs = 0;
+    std::string failOnNew = "none";
+    std::size_t maxCommentBytes = report::MarkdownOptions{}.maxBytes;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "diff",
+      "What a change does to route attachments, effective policy and findings: BASE and HEAD "
+      "are git revisions or folders; HEAD defaults to the working tree");
+  cmd->add_option("BASE HEAD PATH", o->args,
+                  "BASE [HEAD] [PATH...]; write `--` before PATHs to compare BASE with the "
+                  "working tree under them")
+      ->required();
+  cmd->add_option("--config", o->configPath,
+                  "Config file for both sides (default: each side's own .policygraph.yaml)");
+  cmd->add_option("--controller-name", o->controllerName,
+                  "Simulate only Gateways whose GatewayClass names this controller (default: all)");
+  cmd->add_option("--jobs,-j", o->jobs, "Parallel jobs (default: all cores)")
+      ->check(CLI::Range(1u, 1024u));
+  addOutputOptions(*cmd, *o, "text, json or markdown");
+  cmd->add_option("--fail-on-new", o->failOnNew,
+                  "Exit 1 when HEAD has findings at or above this severity that BASE has not: "
+                  "error, warning, note or none (default: none)")
+      ->check(CLI::IsMember({"error", "warning", "note", "none"}));
+  cmd->add_option("--max-comment-bytes", o->maxCommentBytes,
+                  "Size limit of the markdown format (default: 60000, under GitHub's limit for "
+                  "a comment)")
+      ->check(CLI::Range(std::size_t{2000}, std::size_t{1} << 30));
+
+  cmd->callback([o, cmd, &exitCode, &afterDashes] {
+    // BASE [HEAD] before `--`, PATHs after it; without `--`, whatever follows HEAD.
+    // `diff -- BASE HEAD PATH...`, with nothing before `--`, only ends the options.
+    std::vector<std::string> sides = o->args, paths;
+    std::size_t beforeDashes =
+        afterDashes ? sides.size() - std::min(*afterDashes, sides.size()) : sides.size();
+    std::size_t split =
+        beforeDashes > 0 && afterDashes ? beforeDashes : std::min<std::size_t>(2, sides.size());
+    paths.assign(sides.begin() + static_cast<std::ptrdiff_t>(split), sides.end());
+    sides.resize(split);
+    if (sides.empty() || sides.size() > 2)
+      throw UsageError("diff wants BASE [HEAD] before `--` and PATHs after it");
+
+    diff::SideOptions options;
+    options.paths = paths;
+    options.configPath = o->configPath;
+    options.jobs = o->jobs ? o->jobs : std::max(1u, std::thread::hardware_concurrency());
+    options.topology.controllerName = o->controllerName;
+    std::vector<model::RuleInfo> catalogue = rules::catalogue();
+    // Snapshots belong to the working tree: comparing each side with them says nothing about
+    // the change.
+    options.adjustConfig = [&catalogue](config::Config& config) {
+      for (const model::RuleInfo& rule : catalogue)
+        if (rule.family == "snapshot") config.rules[std::string(rule.id)].off = true;
+    };
+
+    auto analyzeOne = [&](const diff::SideSpec& side, std::string_view which)
+        -> std::pair<const analysis::Analysis*, std::vector<model::Finding>> {
+      try {
+        const analysis::Analysis& a = keepUntilExit(diff::analyzeSide(side, options));
+        return {&a, rules::runRules(a).findings};
+      } catch (const load::InputError& e) {
+        throw UsageError(std::string(which) + " " + side.label + ": " + e.what());
+      } catch (const config::ConfigError& e) {
+        throw UsageError(std::string(which) + " " + side.label + ": " + e.what());
+      }
+    };
+    diff::SideSpec base, head;
+    try {
+      base = diff::resolveSide(sides[0]);
+      head = sides.size() > 1 ? diff::resolveSide(sides[1]) : diff::workingTree();
+    } catch (const load::InputError& e) {
+      throw UsageError(e.what());
+    }
+    auto [baseAnalysis, baseFindings] = analyzeOne(base, "BASE");
+    auto [headAnalysis, headFindings] = analyzeOne(head, "HEAD");
+    diff::Result result = diff::compare({*baseAnalysis, baseFindings, base.label},
+                                        {*headAnalysis, headFindings, head.label});
+
+    report::DiffReportInput input{result, *headAnalysis, catalogue};
+    report::MarkdownOptions markdown;
+    markdown.maxBytes = o->maxCommentBytes;
+    writeOutputs(*cmd, *o, {"text", "json", "markdown"},
+                 [&](std::ostream& out, const std::string& format, bool color) {
+                   if (format == "json")
+                     report::writeDiffJson(out, input);
+                   else if (format == "markdown")
+                     report::writeDiffMarkdown(out, input, markdown);
+                   else
+                     report::writeDiffText(out, input, {color});
+                 });
+    exitCode = kClean;
+    if (o->failOnNew != "none") {
+      model::Severity level = *model::parseSeverity(o->failOnNew);
+      for (const model::Finding& f : result.newFindings)
+        if (f.severity >= level) exitCode = kFindings;
+    }
+  });
+}
+
+}  // namespace pg::cli

@@ -1,0 +1,93 @@
+// What a change does: two analyses (base and head) compared on what a reviewer of a pull
+// request asks about. Which policy objects changed; which routes attached to or detached from
+// which listener; which effective policy fields changed on which target, before and after,
+// and which policy change caused it; which findings are new and which are fixed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/analysis/analysis.h"
+#include "lib/model/finding.h"
+
+namespace pg::diff {
+
+enum class Change : std::uint8_t { Added, Removed, Changed };
+std::string_view changeName(Change change);  // added, removed, changed
+
+// A policy object whose content differs between the sides (status and metadata that a
+// controller writes are not content).
+struct PolicyChange {
+  std::string policy;  // Kind/namespace/name
+  Change change = Change::Changed;
+  model::Location at;  // the object on the head side; on the base side when removed
+};
+
+// A route that attached to a parent on one side only.
+struct AttachmentChange {
+  std::string route;     // Kind/namespace/name
+  std::string parent;    // Gateway/namespace/name#listener, or Service/namespace/name (GAMMA)
+  bool attached = true;  // true: attached on the head side only; false: on the base only
+  // Detached: why the head does not attach it: the upstream reason (NotAllowedByListeners,
+  // NoMatchingListenerHostname, ...) and message, or why the reference is gone.
+  std::string reason;
+  std::string message;
+  model::Location at;  // the parentRef on the head side; the route on the base when removed
+};
+
+// One effective field whose value differs.
+struct FieldChange {
+  std::string field;                  // dotted path into the effective value
+  std::optional<std::string> before;  // one-line YAML; nothing when the field was unset
+  std::optional<std::string> after;
+  std::string beforeFrom;  // who set it: `Kind/namespace/name (override, Gateway)`
+  std::string afterFrom;
+  // The change behind it: a policy that was added, removed or changed and sets (or set)
+  // the field, else an object on the path that changed; empty when none is known.
+  std::string cause;
+  model::Location at;  // the value on the head side; on the base side when removed
+};
+
+// The effective policy of one kind on one target through one hierarchy path.
+struct EffectiveChange {
+  std::string target;             // Kind/namespace/name
+  std::string kind;               // the policy kind
+  std::vector<std::string> path;  // the steps, least specific first, as explain shows them
+  // Added: the kind reaches the target on this path on the head side only; Removed: on the
+  // base side only.
+  Change change = Change::Changed;
+  std::vector<FieldChange> fields;
+};
+
+struct Result {
+  std::string base;  // how each side is named in reports
+  std::string head;
+  std::vector<PolicyChange> policies;         // by kind, namespace, name
+  std::vector<AttachmentChange> attachments;  // by route, then parent
+  std::vector<EffectiveChange> effective;     // by target, kind, path
+  // Findings of one side whose fingerprint the other side does not have, in report order.
+  std::vector<model::Finding> newFindings;
+  std::vector<model::Finding> fixedFindings;
+
+  bool empty() const {
+    return policies.empty() && attachments.empty() && effective.empty() && newFindings.empty() &&
+           fixedFindings.empty();
+  }
+};
+
+struct Side {
+  const analysis::Analysis& analysis;
+  const std::vector<model::Finding>& findings;  // the rule engine's, in report order
+  std::string label;
+};
+
+Result compare(const Side& base, const Side& head);
+
+// A node as one line of YAML flow syntax (`{a: 1, b: [x, y]}`), mapping keys in source
+// order; strings quoted only when YAML would read them otherwise.
+std::string flowText(yaml::NodeRef node);
+
+}  // namespace pg::diff

@@ -1,0 +1,164 @@
+#include "lib/diff/sides.h"
+
+#include <optional>
+#include <utility>
+
+#include "lib/config/config.h"
+#include "lib/load/sources.h"
+
+namespace pg::diff {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kConfigName = ".policygraph.yaml";
+
+bool inside(const fs::path& path, const fs::path& dir) {
+  fs::path rel = path.lexically_relative(dir);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// The config file of a folder side: found upward from the first PATH, never above the
+// folder itself (what lies above a checkout is not part of it).
+std::optional<fs::path> configInFolder(const fs::path& folder, const std::string& firstPath) {
+  std::error_code ec;
+  fs::path start = (folder / firstPath).lexically_normal();
+  if (!fs::is_directory(start, ec)) start = start.parent_path();
+  for (fs::path dir = start; inside(dir, folder) || dir == folder; dir = dir.parent_path()) {
+    if (fs::is_regular_file(dir / kConfigName, ec)) return dir / kConfigName;
+    if (dir == folder || !dir.has_parent_path()) break;
+  }
+  return std::nullopt;
+}
+
+// A path given on the command line, as a path from the top of the revision's repository.
+std::string inRepository(const load::GitRevision& revision, const std::string& path) {
+  if (revision.workdir().empty()) return path;  // a bare repository: paths are from its top
+  // Both resolved, so that a symlink on the way to the current folder does not matter.
+  std::error_code ec;
+  fs::path abs = fs::weakly_canonical(fs::absolute(path), ec);
+  fs::path top = fs::weakly_canonical(revision.workdir(), ec);
+  if (abs == top) return "";
+  if (!inside(abs, top))
+    throw load::InputError(path + " is outside the repository " + top.string());
+  return abs.lexically_relative(top).generic_string();
+}
+
+std::string parentInTree(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+}  // namespace
+
+SideSpec resolveSide(const std::string& arg) {
+  std::error_code ec;
+  const bool isFolder = fs::is_directory(arg, ec);
+  const bool isRevision = load::GitRevision::resolves(fs::current_path(), arg);
+  if (isFolder && isRevision)
+    throw load::InputError(arg + " names both a folder and a git revision: write ./" + arg +
+                           " for the folder or " + arg + "^{commit} for the revision");
+  SideSpec side;
+  if (isFolder) {
+    side.kind = SideSpec::Kind::Folder;
+    side.folder = fs::absolute(arg).lexically_normal();
+    side.label = arg;
+    return side;
+  }
+  if (!isRevision) {
+    // Say why: the revision parser's own message is the more useful one.
+    load::GitRevision probe(fs::current_path(), arg);
+  }
+  side.kind = SideSpec::Kind::Revision;
+  side.revision = std::make_unique<load::GitRevision>(fs::current_path(), arg);
+  side.label = arg + " (" + side.revision->commitId().substr(0, 12) + ")";
+  return side;
+}
+
+SideSpec workingTree() {
+  SideSpec side;
+  side.kind = SideSpec::Kind::WorkingTree;
+  side.label = "working tree";
+  return side;
+}
+
+analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options) {
+  std::vector<std::string> paths =
+      options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
+  analysis::Inputs inputs;
+  inputs.jobs = options.jobs;
+  inputs.topology = options.topology;
+
+  config::Config config;
+  std::string revisionRoot;  // Revision: the root, from the top of the repository
+  std::optional<fs::path> configFile;
+  if (!options.configPath.empty()) configFile = fs::absolute(options.configPath);
+
+  switch (side.kind) {
+    case SideSpec::Kind::WorkingTree: {
+      if (!configFile) {
+        std::string first = paths.front() == "-" ? "." : paths.front();
+        configFile = config::findConfig(first);
+      }
+      for (const std::string& p : paths)
+        if (p == "-") throw load::InputError("diff reads no standard input");
+      inputs.root = analysis::findRoot(paths, configFile ? configFile->string() : "");
+      inputs.paths = paths;
+      break;
+    }
+    case SideSpec::Kind::Folder: {
+      if (!configFile) configFile = configInFolder(side.folder, paths.front());
+      inputs.root = configFile && inside(*configFile, side.folder)
+                        ? fs::absolute(*configFile).parent_path().lexically_normal()
+                        : side.folder;
+      for (const std::string& p : paths) {
+        if (p == "-") throw load::InputError("diff reads no standard input");
+        inputs.paths.push_back((side.folder / p).lexically_normal().string());
+      }
+      break;
+    }
+    case SideSpec::Kind::Revision: {
+      const load::GitRevision& revision = *side.revision;
+      for (const std::string& p : paths) {
+        if (p == "-") throw load::InputError("diff reads no standard input");
+        inputs.paths.push_back(inRepository(revision, p));
+      }
+      if (configFile) {
+        if (!revision.workdir().empty() && inside(*configFile, revision.workdir()))
+          revisionRoot =
+              configFile->parent_path().lexically_relative(revision.workdir()).generic_string();
+      } else {
+        // The commit's own config file, found upward from the first PATH.
+        std::string dir = inputs.paths.front();
+        if (revision.readFile(dir)) dir = parentInTree(dir);
+        for (;;) {
+          std::string candidate =
+              dir.empty() ? std::string(kConfigName) : dir + "/" + std::string(kConfigName);
+          if (std::optional<std::string> text = revision.readFile(candidate)) {
+            config = config::parseConfig(std::move(*text), std::string(kConfigName));
+            revisionRoot = dir;
+            break;
+          }
+          if (dir.empty()) break;
+          dir = parentInTree(dir);
+        }
+      }
+      // The workdir stands for the commit's top folder, so that reports name files the way
+      // the working tree's side does.
+      inputs.root =
+          (revision.workdir().empty() ? fs::current_path() : revision.workdir()) / revisionRoot;
+      inputs.root = inputs.root.lexically_normal();
+      break;
+    }
+  }
+  if (configFile) {
+    config = config::loadConfig(*configFile, load::displayPath(*configFile, inputs.root));
+  }
+  if (options.adjustConfig) options.adjustConfig(config);
+  if (side.kind != SideSpec::Kind::Revision) return analysis::analyze(std::move(config), inputs);
+  analysis::RevisionInputs revision{*side.revision, revisionRoot};
+  return analysis::analyze(std::move(config), inputs, &revision);
+}
+
+}  // namespace pg::diff

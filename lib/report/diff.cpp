@@ -1,0 +1,395 @@
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "lib/report/common.h"
+#include "lib/report/graph.h"
+#include "lib/report/report.h"
+#include "lib/report/values.h"
+
+namespace pg::report {
+
+namespace {
+
+using detail::Json;
+using detail::plural;
+
+struct Summary {
+  std::size_t policies[3] = {0, 0, 0};  // by diff::Change
+  std::size_t attached = 0, detached = 0;
+  std::size_t targets = 0, fields = 0;
+  std::size_t newBySeverity[3] = {0, 0, 0};  // by model::Severity
+  std::size_t fixed = 0;
+};
+
+Summary summarize(const diff::Result& d) {
+  Summary s;
+  for (const diff::PolicyChange& p : d.policies) ++s.policies[static_cast<int>(p.change)];
+  for (const diff::AttachmentChange& a : d.attachments) ++(a.attached ? s.attached : s.detached);
+  std::set<std::string_view> targets;
+  for (const diff::EffectiveChange& e : d.effective) {
+    targets.insert(e.target);
+    s.fields += e.fields.size();
+  }
+  s.targets = targets.size();
+  for (const model::Finding& f : d.newFindings) ++s.newBySeverity[static_cast<int>(f.severity)];
+  s.fixed = d.fixedFindings.size();
+  return s;
+}
+
+std::string policyCounts(const Summary& s) {
+  std::string out;
+  auto add = [&](diff::Change c) {
+    std::size_t n = s.policies[static_cast<int>(c)];
+    if (!n) return;
+    out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + std::string(diff::changeName(c));
+  };
+  add(diff::Change::Changed);
+  add(diff::Change::Added);
+  add(diff::Change::Removed);
+  return out.empty() ? "none" : out;
+}
+
+std::string newCounts(const Summary& s) {
+  using model::Severity;
+  return plural(s.newBySeverity[static_cast<int>(Severity::Error)], "error") + ", " +
+         plural(s.newBySeverity[static_cast<int>(Severity::Warning)], "warning") + ", " +
+         plural(s.newBySeverity[static_cast<int>(Severity::Note)], "note");
+}
+
+std::string pathText(const std::vector<std::string>& path, std::string_view separator) {
+  std::string out;
+  for (const std::string& step : path) out += (out.empty() ? "" : std::string(separator)) + step;
+  return out;
+}
+
+std::string valueText(const std::optional<std::string>& v) {
+  return v ? *v : "(unset)";
+}
+
+}  // namespace
+
+// --- text ------------------------------------------------------------------------------
+
+void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOptions& options) {
+  const diff::Result& d = input.diff;
+  const std::string_view bold = options.color ? "\033[1m" : "";
+  const std::string_view dim = options.color ? "\033[2m" : "";
+  const std::string_view green = options.color ? "\033[32m" : "";
+  const std::string_view red = options.color ? "\033[31m" : "";
+  const std::string_view reset = options.color ? "\033[0m" : "";
+  out << bold << "policygraph diff " << d.base << " -> " << d.head << reset << '\n';
+  if (!d.policies.empty()) {
+    out << '\n' << bold << "Policies" << reset << '\n';
+    for (const diff::PolicyChange& p : d.policies)
+      out << "  " << diff::changeName(p.change) << "  " << p.policy << "  " << dim
+          << detail::position(p.at) << reset << '\n';
+  }
+  if (!d.attachments.empty()) {
+    out << '\n' << bold << "Route attachments" << reset << '\n';
+    for (const diff::AttachmentChange& a : d.attachments) {
+      out << "  " << (a.attached ? green : red) << (a.attached ? "attached" : "detached") << reset
+          << "  " << a.route << (a.attached ? " -> " : " -x ") << a.parent;
+      if (!a.attached) {
+        out << ": ";
+        if (!a.reason.empty()) out << a.reason << ": ";
+        out << a.message;
+      }
+      out << "  " << dim << detail::position(a.at) << reset << '\n';
+    }
+  }
+  if (!d.effective.empty()) {
+    out << '\n' << bold << "Effective policy" << reset << '\n';
+    for (const diff::EffectiveChange& e : d.effective) {
+      out << "  " << e.target << ": " << e.kind << " via " << pathText(e.path, " > ");
+      if (e.change != diff::Change::Changed) out << " (path " << diff::changeName(e.change) << ")";
+      out << '\n';
+      for (const diff::FieldChange& f : e.fields) {
+        out << "    " << f.field << ": " << red << valueText(f.before) << reset << " -> " << green
+            << valueText(f.after) << reset;
+        if (!f.cause.empty()) out << "  [" << f.cause << "]";
+        out << "  " << dim << detail::position(f.at) << reset << '\n';
+      }
+    }
+  }
+  auto findings = [&](std::string_view title, const std::vector<model::Finding>& list) {
+    if (list.empty()) return;
+    out << '\n' << bold << title << reset << '\n';
+    for (const model::Finding& f : list) detail::writeFindingText(out, f, options.color, "  ");
+  };
+  findings("New findings", d.newFindings);
+  findings("Fixed findings", d.fixedFindings);
+
+  Summary s = summarize(d);
+  out << '\n';
+  if (d.empty()) {
+    out << "no change to policies, route attachments, effective policy or findings\n";
+    return;
+  }
+  out << "policies: " << policyCounts(s) << "; routes: " << s.attached << " attached, "
+      << s.detached << " detached; effective policy: " << plural(s.fields, "field") << " on "
+      << plural(s.targets, "target") << "; findings: " << d.newFindings.size() << " new ("
+      << newCounts(s) << "), " << s.fixed << " fixed\n";
+}
+
+// --- JSON ------------------------------------------------------------------------------
+
+void writeDiffJson(std::ostream& out, const DiffReportInput& input) {
+  const diff::Result& d = input.diff;
+  Summary s = summarize(d);
+  Json policies = Json::array();
+  for (const diff::PolicyChange& p : d.policies)
+    policies.push_back({{"policy", p.policy},
+                        {"change", diff::changeName(p.change)},
+                        {"location", detail::locationJson(p.at)}});
+  Json attachments = Json::array();
+  for (const diff::AttachmentChange& a : d.attachments) {
+    Json item = {
+        {"route", a.route}, {"parent", a.parent}, {"change", a.attached ? "attached" : "detached"}};
+    if (!a.attached) {
+      item["reason"] = a.reason;
+      item["message"] = a.message;
+    }
+    item["location"] = detail::locationJson(a.at);
+    attachments.push_back(std::move(item));
+  }
+  Json effective = Json::array();
+  for (const diff::EffectiveChange& e : d.effective) {
+    Json fields = Json::array();
+    for (const diff::FieldChange& f : e.fields) {
+      Json field = {{"field", f.field}};
+      field["before"] = f.before ? Json(*f.before) : Json(nullptr);
+      field["after"] = f.after ? Json(*f.after) : Json(nullptr);
+      field["beforeFrom"] = f.beforeFrom;
+      field["afterFrom"] = f.afterFrom;
+      field["cause"] = f.cause;
+      field["location"] = detail::locationJson(f.at);
+      fields.push_back(std::move(field));
+    }
+    effective.push_back({{"target", e.target},
+                         {"kind", e.kind},
+                         {"path", e.path},
+                         {"change", diff::changeName(e.change)},
+                         {"fields", fields}});
+  }
+  auto findings = [&](const std::vector<model::Finding>& list) {
+    Json array = Json::array();
+    for (const model::Finding& f : list) array.push_back(detail::findingJson(f, input.rules));
+    return array;
+  };
+  Json doc = {
+      {"tool", {{"name", "policygraph"}, {"version", toolVersion()}}},
+      {"base", d.base},
+      {"head", d.head},
+      {"summary",
+       {{"policiesChanged", s.policies[static_cast<int>(diff::Change::Changed)]},
+        {"policiesAdded", s.policies[static_cast<int>(diff::Change::Added)]},
+        {"policiesRemoved", s.policies[static_cast<int>(diff::Change::Removed)]},
+        {"routesAttached", s.attached},
+        {"routesDetached", s.detached},
+        {"effectiveTargets", s.targets},
+        {"effectiveFields", s.fields},
+        {"newErrors", s.newBySeverity[static_cast<int>(model::Severity::Error)]},
+        {"newWarnings", s.newBySeverity[static_cast<int>(model::Severity::Warning)]},
+        {"newNotes", s.newBySeverity[static_cast<int>(model::Severity::Note)]},
+        {"fixedFindings", s.fixed}}},
+      {"policies", policies},
+      {"attachments", attachments},
+      {"effective", effective},
+      {"findings", {{"new", findings(d.newFindings)}, {"fixed", findings(d.fixedFindings)}}}};
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+// --- Markdown --------------------------------------------------------------------------
+
+namespace {
+
+// Text in a table cell: pipes would end the cell, newlines the row, and HTML would be read.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '\n':
+        out += ' ';
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// Text as code in a table cell. A code span shows `<` as is, and GitHub still lets `\|` keep
+// the cell; a backtick in the text needs a longer fence.
+std::string code(std::string_view text) {
+  std::string body;
+  for (char c : text) {
+    if (c == '|')
+      body += "\\|";
+    else
+      body += c == '\n' ? ' ' : c;
+  }
+  std::string fence = body.find('`') == std::string::npos ? "`" : "`` ";
+  std::string close = fence == "`" ? "`" : " ``";
+  return fence + body + close;
+}
+
+// A folded section whose rows are added while they fit the budget.
+class Section {
+ public:
+  Section(std::string title, std::string header) : title_(std::move(title)), header_(header) {}
+  void row(std::string text) { rows_.push_back(std::move(text)); }
+  bool empty() const { return rows_.empty(); }
+
+  // Renders into at most `budget` bytes (the rows that do not fit are counted instead);
+  // nothing when not even the heading fits.
+  std::string render(std::size_t budget) const {
+    std::string head = "<details><summary>" + title_ + "</summary>\n\n" + header_;
+    const std::string tail = "\n</details>\n\n";
+    const std::size_t noteRoom = 160;
+    if (head.size() + tail.size() + noteRoom > budget) return {};
+    std::string body;
+    std::size_t shown = 0;
+    for (const std::string& r : rows_) {
+      if (head.size() + body.size() + r.size() + tail.size() + noteRoom > budget) break;
+      body += r;
+      ++shown;
+    }
+    std::string note;
+    if (shown < rows_.size())
+      note = "\n_" + std::to_string(rows_.size() - shown) +
+             " more not shown: the comment has a size limit; run `policygraph diff` for all of "
+             "it._\n";
+    return head + body + note + tail;
+  }
+
+ private:
+  std::string title_;
+  std::string header_;
+  std::vector<std::string> rows_;
+};
+
+std::string mermaidPicture(const DiffReportInput& input, const MarkdownOptions& options,
+                           std::string& omitted) {
+  const diff::Result& d = input.diff;
+  std::vector<std::string> refs;
+  for (const diff::PolicyChange& p : d.policies)
+    if (p.change != diff::Change::Removed) refs.push_back(p.policy);
+  for (const diff::AttachmentChange& a : d.attachments) refs.push_back(a.route);
+  for (const diff::EffectiveChange& e : d.effective) refs.push_back(e.target);
+  if (refs.empty()) return {};
+  Graph graph = buildGraph(input.head);
+  std::set<std::string> changed(refs.begin(), refs.end());
+  // Everything above what changed, and one step below it: a policy's target, a route's
+  // rules. All routes below a changed Gateway would drown the change.
+  if (!focusGraph(graph, refs, 1)) return {};
+  if (graph.nodes.size() > options.maxGraphNodes) {
+    omitted = "_The picture is left out: the affected part of the graph has " +
+              std::to_string(graph.nodes.size()) + " nodes (the limit is " +
+              std::to_string(options.maxGraphNodes) +
+              "). `policygraph graph --focus REF` draws one object's part._\n\n";
+    return {};
+  }
+  for (GraphNode& n : graph.nodes) n.highlighted = changed.count(n.ref) > 0;
+  std::ostringstream mermaid;
+  writeGraphMermaid(mermaid, graph);
+  return "<details><summary>Affected part of the graph (head; changed objects outlined)"
+         "</summary>\n\n```mermaid\n" +
+         mermaid.str() + "```\n\n</details>\n\n";
+}
+
+}  // namespace
+
+void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
+                       const MarkdownOptions& options) {
+  const diff::Result& d = input.diff;
+  Summary s = summarize(d);
+  std::string text = std::string(kDiffCommentMarker) + "\n";
+  text += "### policygraph: policy diff\n\n";
+  text += "`" + d.base + "` → `" + d.head + "`\n\n";
+  if (d.empty()) {
+    text += "No change to policies, route attachments, effective policy or findings.\n";
+    out << text;
+    return;
+  }
+  std::size_t newTotal = d.newFindings.size();
+  text += "| | |\n|---|---|\n";
+  text += "| Policies | " + policyCounts(s) + " |\n";
+  text += "| Route attachments | " + std::to_string(s.attached) + " attached, " +
+          std::to_string(s.detached) + " detached |\n";
+  text += "| Effective policy | " + plural(s.fields, "field") + " changed on " +
+          plural(s.targets, "target") + " |\n";
+  text +=
+      "| New findings | " + (newTotal ? "**" + newCounts(s) + "**" : std::string("none")) + " |\n";
+  text += "| Fixed findings | " + std::to_string(s.fixed) + " |\n\n";
+
+  Section attachments("Route attachments (" + std::to_string(d.attachments.size()) + ")",
+                      "| route | parent | change | why |\n|---|---|---|---|\n");
+  for (const diff::AttachmentChange& a : d.attachments) {
+    std::string why = a.attached ? "" : (a.reason.empty() ? "" : a.reason + ": ") + a.message;
+    attachments.row("| " + code(a.route) + " | " + code(a.parent) + " | " +
+                    (a.attached ? "attached" : "**detached**") + " | " + cell(why) + " |\n");
+  }
+  Section effective(
+      "Effective policy (" + plural(s.fields, "field") + " on " + plural(s.targets, "target") + ")",
+      "| target | kind | field | before | after | cause |\n"
+      "|---|---|---|---|---|---|\n");
+  for (const diff::EffectiveChange& e : d.effective) {
+    for (const diff::FieldChange& f : e.fields) {
+      std::string target = code(e.target);
+      if (e.path.size() > 1) target += "<br>via " + cell(pathText(e.path, " › "));
+      effective.row("| " + target + " | " + cell(e.kind) + " | " + code(f.field) + " | " +
+                    (f.before ? code(*f.before) : "_unset_") + " | " +
+                    (f.after ? code(*f.after) : "_unset_") + " | " + cell(f.cause) + " |\n");
+    }
+  }
+  auto findingRows = [&](Section& section, const std::vector<model::Finding>& list) {
+    for (const model::Finding& f : list)
+      section.row("| " + std::string(model::toString(f.severity)) + " | " + cell(f.ruleId) + " | " +
+                  code(detail::position(f.location)) + " | " + cell(f.message) + " |\n");
+  };
+  const std::string findingHeader = "| severity | rule | where | message |\n|---|---|---|---|\n";
+  Section added("New findings (" + std::to_string(newTotal) + ")", findingHeader);
+  findingRows(added, d.newFindings);
+  Section fixed("Fixed findings (" + std::to_string(s.fixed) + ")", findingHeader);
+  findingRows(fixed, d.fixedFindings);
+  Section policies("Policy objects (" + std::to_string(d.policies.size()) + ")",
+                   "| policy | change | where |\n|---|---|---|\n");
+  for (const diff::PolicyChange& p : d.policies)
+    policies.row("| " + code(p.policy) + " | " + std::string(diff::changeName(p.change)) + " | " +
+                 code(detail::position(p.at)) + " |\n");
+
+  // New findings first: they are what blocks the merge. The picture goes last, as the part
+  // worth least when space runs out.
+  std::string omitted;
+  std::string picture = mermaidPicture(input, options, omitted);
+  const std::string footer = "<sub>policygraph " + std::string(toolVersion()) + "</sub>\n";
+  for (const Section* section : {&added, &attachments, &effective, &fixed, &policies}) {
+    if (section->empty()) continue;
+    std::size_t used = text.size() + footer.size();
+    text += section->render(options.maxBytes > used ? options.maxBytes - used : 0);
+  }
+  std::size_t used = text.size() + footer.size();
+  if (!picture.empty() && used + picture.size() <= options.maxBytes)
+    text += picture;
+  else if (!picture.empty())
+    omitted = "_The picture is left out: the comment has a size limit._\n\n";
+  if (used + omitted.size() <= options.maxBytes) text += omitted;
+  text += footer;
+  out << text;
+}
+
+}  // namespace pg::report
