@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libyaml-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
           libpugixml-dev doctest-dev)
+# The pre-commit integration test drives the real pre-commit through git.
+packages+=(pre-commit git)
 packages+=("$@")
 
 missing=()
