@@ -1,7 +1,6 @@
 #include "lib/snapshot/snapshot.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -11,8 +10,8 @@
 #include <system_error>
 
 #include "lib/load/sources.h"
+#include "lib/report/report.h"
 #include "lib/yaml/parser.h"
-#include "lib/yaml/writer.h"
 
 namespace pg::snapshot {
 
@@ -22,132 +21,20 @@ namespace {
 
 constexpr std::string_view kExtension = ".yaml";
 
-// The level an origin sits at, as explain names it: the object's kind, or the section's level.
-std::string levelOf(const policy::Effective& e, const policy::Origin& origin) {
-  if (origin.step < e.fullPath.size()) {
-    const policy::Step& s = e.fullPath[origin.step];
-    if (s.section.empty()) return std::string(s.object->kind);
-  }
-  return std::string(policy::levelName(origin.level));
-}
-
-// The comment after a value: which policy set it, in which block, at which level. Names,
-// never file positions, so a snapshot changes only when what applies changes.
-std::string provenanceComment(const policy::Effective& e, const policy::Origin& origin) {
-  std::string policy = origin.policy ? origin.policy->display() : std::string("(unknown)");
-  return policy + " (" + std::string(policy::roleName(origin.role)) + ", " + levelOf(e, origin) +
-         ")";
-}
-
-// A node written with the type YAML's core schema gives it, as explain's JSON does, so the
-// snapshot of `limit: 10` says 10 and not "10".
-void writeNode(yaml::Writer& w, yaml::NodeRef node) {
-  if (node.isMapping()) {
-    w.beginMap();
-    for (auto [k, v] : node.entries()) {
-      if (node.keyNode(k.str()) != k) continue;  // a repeated key: the first one counts (IN104)
-      w.key(k.str());
-      writeNode(w, v);
-    }
-    w.endMap();
-    return;
-  }
-  if (node.isSequence()) {
-    w.beginList();
-    for (yaml::NodeRef item : node.items()) writeNode(w, item);
-    w.endList();
-    return;
-  }
-  if (!node || node.isNull()) return w.null();
-  if (node.isString()) return w.string(node.str());
-  if (auto b = node.asBool()) return w.boolean(*b);
-  if (auto i = node.asInt()) return w.integer(*i);
-  std::string_view text = node.str();
-  double d = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-  if (ec == std::errc() && ptr == text.data() + text.size()) return w.number(d);
-  w.string(text);  // .inf and .nan
-}
-
-// Every leaf of the merged value carries its provenance comment: after a scalar on its line,
-// and before a list or mapping taken whole (on its key's line), where a reader looks first.
-void writeValue(yaml::Writer& w, const policy::Value& v, const policy::Effective& e) {
-  if (v.isNode()) {
-    bool block = (v.node.isMapping() || v.node.isSequence()) && v.node.size() > 0;
-    if (block) w.comment(provenanceComment(e, v.origin));
-    writeNode(w, v.node);
-    if (!block) w.comment(provenanceComment(e, v.origin));
-    return;
-  }
-  w.beginMap();
-  for (const auto& [k, child] : v.entries) {
-    w.key(k);
-    writeValue(w, child, e);
-  }
-  w.endMap();
-}
-
+// The file names its object and how to see the same content; the body is explain's document
+// (DESIGN.md "Output contracts": snapshots carry the same content), with the comments that
+// make a pull request's diff readable.
 std::string renderOne(const model::Resource& object,
                       const std::vector<policy::Effective>& effective) {
-  yaml::Writer w;
-  w.beginMap();
-  w.key("target");
-  w.beginMap();
-  w.key("kind");
-  w.string(object.kind);
-  if (!object.namespace_.empty()) {
-    w.key("namespace");
-    w.string(object.namespace_);
-  }
-  w.key("name");
-  w.string(object.name);
-  w.endMap();
-  w.key("policies");
-  w.beginList();
-  for (const policy::Effective& e : effective) {
-    w.beginMap();
-    w.key("kind");
-    w.string(e.profile->kind);
-    w.key("path");
-    w.beginList();
-    for (const policy::Step& s : e.path) w.string(s.display());
-    w.endList();
-    w.key("effective");
-    writeValue(w, e.value, e);
-    if (!e.overridden.empty()) {
-      w.key("overridden");
-      w.beginList();
-      for (const policy::Overridden& o : e.overridden) {
-        w.beginMap();
-        w.key("field");
-        w.string(o.field);
-        w.key("policy");
-        w.string(o.policy ? o.policy->display() : std::string());
-        w.key("role");
-        w.string(policy::roleName(o.role));
-        w.key("by");
-        w.string(o.by ? o.by->display() : std::string());
-        w.key("byRole");
-        w.string(policy::roleName(o.byRole));
-        w.endMap();
-      }
-      w.endList();
-    }
-    if (!e.ineffective.empty()) {
-      w.key("ineffective");
-      w.beginList();
-      for (const policy::Policy* p : e.ineffective) w.string(p->display());
-      w.endList();
-    }
-    w.endMap();
-  }
-  w.endList();
-  w.endMap();
-  return "# Effective policies on " + object.display() +
-         ", written by `policygraph snapshot --update`.\n"
-         "# Each value names the policy it came from (role, level); review changes, do not "
-         "edit.\n" +
-         w.str();
+  std::ostringstream out;
+  out << "# Effective policies on " << object.display()
+      << ", written by `policygraph snapshot --update`.\n"
+      << "# The same content as `policygraph explain " << object.display()
+      << " --format json`, with a comment\n"
+         "# after each value naming the policy it came from (role, level). Review changes; do not "
+         "edit.\n";
+  report::writeExplainYaml(out, {object, {}, effective}, {.annotated = true});
+  return out.str();
 }
 
 std::optional<std::string> readFile(const fs::path& file) {
@@ -234,6 +121,51 @@ void flatten(yaml::NodeRef node, const std::string& field, Leaves& out) {
   }
 }
 
+// Adds `text` to the leaf named `field`, or makes it: lists whose entries name a field are
+// compared per field, so that an entry added above does not renumber the rest.
+void addTo(Leaves& out, const std::string& field, const std::string& text) {
+  auto it = std::find_if(out.begin(), out.end(), [&](const auto& l) { return l.first == field; });
+  if (it == out.end())
+    out.emplace_back(field, text);
+  else
+    it->second += ", " + text;
+}
+
+std::string fieldName(yaml::NodeRef entry) {
+  std::string_view field = entry.get("field").str();
+  return field.empty() ? std::string("(whole)") : std::string(field);
+}
+
+// The leaves of one policy entry, after its label (`Kind [path]`): the effective fields as
+// explain names them, `provenance of F` (who set F: a policy moving to another source with
+// the same value is drift too), `overridden F` and `ineffective`, each in words.
+void entryLeaves(yaml::NodeRef entry, const std::string& label, Leaves& out) {
+  for (auto [ek, ev] : entry.entries()) {
+    std::string_view key = ek.str();
+    if (key == "kind" || key == "path") continue;
+    if (key == "effective" && ev.isMapping() && ev.size() > 0) {
+      for (auto [fk, fv] : ev.entries()) flatten(fv, label + " " + std::string(fk.str()), out);
+    } else if (key == "effective") {
+      flatten(ev, label, out);
+    } else if (key == "provenance" && ev.isSequence()) {
+      for (yaml::NodeRef p : ev.items())
+        addTo(out, label + " provenance of " + fieldName(p),
+              std::string(p.get("policy").str()) + " (" + std::string(p.get("role").str()) + ", " +
+                  std::string(p.get("level").str()) + ")");
+    } else if (key == "overridden" && ev.isSequence()) {
+      for (yaml::NodeRef o : ev.items())
+        addTo(out, label + " overridden " + fieldName(o),
+              std::string(o.get("policy").str()) + " (" + std::string(o.get("role").str()) +
+                  ") by " + std::string(o.get("by").str()) + " (" +
+                  std::string(o.get("byRole").str()) + ")");
+    } else if (key == "ineffective" && ev.isSequence()) {
+      for (yaml::NodeRef p : ev.items()) addTo(out, label + " ineffective", std::string(p.str()));
+    } else {
+      flatten(ev, label + " " + std::string(key), out);
+    }
+  }
+}
+
 Leaves leavesOf(std::string_view text) {
   Leaves out;
   yaml::ParseResult parsed = yaml::parse(std::string(text), {}, false);
@@ -245,22 +177,10 @@ Leaves leavesOf(std::string_view text) {
       continue;
     }
     for (yaml::NodeRef entry : v.items()) {
-      std::string label(entry.get("kind").str());
       std::string path;
       for (yaml::NodeRef step : entry.get("path").items())
         path += (path.empty() ? "" : " > ") + std::string(step.str());
-      label += " [" + path + "]";
-      for (auto [ek, ev] : entry.entries()) {
-        if (ek.str() == "kind" || ek.str() == "path") continue;
-        // `effective` is what the policies set: its fields are named as explain names them,
-        // after the label.
-        std::string under = ek.str() == "effective" ? label : label + " " + std::string(ek.str());
-        if (ek.str() == "effective" && ev.isMapping() && ev.size() > 0) {
-          for (auto [fk, fv] : ev.entries()) flatten(fv, under + " " + std::string(fk.str()), out);
-        } else {
-          flatten(ev, under, out);
-        }
-      }
+      entryLeaves(entry, std::string(entry.get("kind").str()) + " [" + path + "]", out);
     }
   }
   return out;
