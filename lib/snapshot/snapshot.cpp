@@ -1,6 +1,10 @@
 #include "lib/snapshot/snapshot.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -43,6 +47,40 @@ std::optional<std::string> readFile(const fs::path& file) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// Replaces `file` with `text` through a temporary file beside it and a rename, so that a
+// reader, or a crash, sees the old snapshot or the new one and never part of one. The
+// temporary name starts with a dot, which filesIn and the loader skip; it is removed when
+// anything fails. Returns 0, or the errno of the failure.
+int writeAtomically(const fs::path& file, std::string_view text) {
+  const std::string prefix = "." + file.filename().string() + ".tmp" + std::to_string(::getpid());
+  fs::path temp;
+  int fd = -1;
+  for (int n = 0; fd < 0; ++n) {
+    temp = file.parent_path() / (prefix + "-" + std::to_string(n));
+    // 0666 as the umask allows, as for any file the user writes.
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && (errno != EEXIST || n == 100)) return errno;
+  }
+  auto fail = [&](int error) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(temp.c_str());
+    return error;
+  };
+  for (std::size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(errno);
+    done += static_cast<std::size_t>(n);
+  }
+  // On disk before the rename: otherwise a crash can leave the new name on empty content.
+  if (::fsync(fd) != 0) return fail(errno);
+  const int closed = ::close(fd);
+  fd = -1;
+  if (closed != 0) return fail(errno);
+  if (::rename(temp.c_str(), file.c_str()) != 0) return fail(errno);
+  return 0;
 }
 
 // The `.yaml` files under the folder, relative and '/'-separated, sorted. Hidden entries are
@@ -236,11 +274,11 @@ UpdateResult update(const analysis::Analysis& a, const fs::path& folder) {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     if (ec)
-      throw std::runtime_error("cannot create " + file.parent_path().string() + ": " +
-                               ec.message());
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << s.text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
+      throw std::runtime_error("cannot create " + load::displayPath(file.parent_path(), a.root) +
+                               ": " + ec.message());
+    if (int error = writeAtomically(file, s.text))
+      throw std::runtime_error("cannot write " + load::displayPath(file, a.root) + ": " +
+                               std::generic_category().message(error));
     result.written.push_back(s.file);
   }
   for (const std::string& name : filesIn(folder)) {
@@ -248,7 +286,9 @@ UpdateResult update(const analysis::Analysis& a, const fs::path& folder) {
     fs::path file = folder / name;
     std::error_code ec;
     fs::remove(file, ec);
-    if (ec) throw std::runtime_error("cannot remove " + file.string() + ": " + ec.message());
+    if (ec)
+      throw std::runtime_error("cannot remove " + load::displayPath(file, a.root) + ": " +
+                               ec.message());
     result.deleted.push_back(name);
     // Folders emptied by the removal go too, so a renamed namespace leaves nothing behind.
     for (fs::path dir = file.parent_path(); dir != folder && fs::is_empty(dir, ec) && !ec;

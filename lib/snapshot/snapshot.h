@@ -43,7 +43,10 @@ struct UpdateResult {
 };
 
 // Writes every snapshot whose text changed and deletes the `.yaml` files of the folder no
-// object accounts for. Throws std::runtime_error when a file cannot be written or removed.
+// object accounts for. Each file is replaced atomically (a temporary file beside it, then a
+// rename). Throws std::runtime_error, naming the file as reports do, when one cannot be
+// written or removed: that file is left as it was, with no temporary file beside it; the
+// files written before it stay written, and nothing is deleted.
 UpdateResult update(const analysis::Analysis& analysis, const std::filesystem::path& folder);
 
 enum class DriftKind { Changed, Orphaned, Missing };

@@ -1,6 +1,7 @@
 // Runs the built binary as a user would: exit codes, formats and outputs, stdin, rules.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "tests/cli/run.h"
 #include "tests/unit/test_folder.h"
+#include "tests/unit/write_failures.h"
 
 namespace {
 
@@ -224,4 +226,69 @@ TEST_CASE("snapshot: --update then --check passes; a policy edit fails --check n
   CHECK(orphan.out.find("[SN702]") != std::string::npos);
   CHECK(run(repo, "snapshot --update . --dir golden").status == 0);
   CHECK_FALSE(std::filesystem::exists(repo / "golden/Gateway/infra/gone.yaml"));
+}
+
+namespace {
+
+// A repository with a Gateway and a GEP-713 policy on it, the kind declared in its config
+// file; `idle` is the policy's idleTimeout.
+void writeSnapshotRepo(const pg::testing::TestFolder& dir, const std::string& idle) {
+  dir.write("repo/.policygraph.yaml", "policies:\n  - {group: acme.io, kind: TimeoutPolicy}\n");
+  // One line per object but the policy, whose lines the findings name.
+  dir.write(
+      "repo/manifests.yaml",
+      R"({apiVersion: gateway.networking.k8s.io/v1, kind: GatewayClass, metadata: {name: acme}, spec: {controllerName: acme.example/gw}}
+---
+{apiVersion: gateway.networking.k8s.io/v1, kind: Gateway, metadata: {name: public, namespace: infra}, spec: {gatewayClassName: acme, listeners: [{name: http, port: 80, protocol: HTTP}]}}
+---
+apiVersion: acme.io/v1
+kind: TimeoutPolicy
+metadata: {name: limits, namespace: infra}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: public}
+  override: {idleTimeout: )" +
+          idle + R"(, requestTimeout: 15s, connectTimeout: 2s}
+)");
+}
+
+}  // namespace
+
+TEST_CASE("snapshot --update: a write that fails leaves the old file whole and no temporary") {
+  pg::testing::TestFolder dir;
+  writeSnapshotRepo(dir, "5m");
+  const std::filesystem::path repo = dir.path() / "repo";
+  const std::filesystem::path folder = repo / ".policygraph/snapshots";
+  REQUIRE(run(repo, "snapshot --update .").status == 0);
+  const std::filesystem::path file = folder / "Gateway/infra/public.yaml";
+  const std::string before = readAll(file);
+  REQUIRE(before.size() > 512);
+  writeSnapshotRepo(dir, "10m");
+
+  Run full;
+  {
+    pg::testing::FileSizeLimit limit(512);  // a full disk, for policygraph
+    full = run(repo, "snapshot --update .");
+  }
+  CHECK(full.status == 2);
+  CHECK(full.err.find("cannot write .policygraph/snapshots/Gateway/infra/public.yaml: File too "
+                      "large") != std::string::npos);
+  CHECK(full.out.empty());
+  CHECK(readAll(file) == before);
+  CHECK(pg::testing::hiddenEntries(folder).empty());
+
+  // Permissions do not stop root, so this part runs only for other users.
+  if (::geteuid() != 0) {
+    std::filesystem::permissions(file.parent_path(), std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::remove);
+    Run readOnly = run(repo, "snapshot --update .");
+    std::filesystem::permissions(file.parent_path(), std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::add);
+    CHECK(readOnly.status == 2);
+    CHECK(readOnly.err.find("cannot write .policygraph/snapshots/Gateway/infra/public.yaml: "
+                            "Permission denied") != std::string::npos);
+    CHECK(readAll(file) == before);
+    CHECK(pg::testing::hiddenEntries(folder).empty());
+  }
+  CHECK(run(repo, "snapshot --update .").status == 0);
+  CHECK(readAll(file).find("idleTimeout: 10m") != std::string::npos);
 }

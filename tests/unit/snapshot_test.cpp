@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "lib/analysis/analysis.h"
@@ -11,6 +14,7 @@
 #include "lib/report/values.h"
 #include "lib/yaml/parser.h"
 #include "tests/unit/test_folder.h"
+#include "tests/unit/write_failures.h"
 
 namespace pg {
 namespace {
@@ -245,6 +249,56 @@ TEST_CASE("snapshots: update, then drift, orphans and missing files") {
   snapshot::UpdateResult again = snapshot::update(changed, folder);
   CHECK(again.deleted == std::vector<std::string>{"HTTPRoute/shop/legacy.yaml"});
   CHECK(snapshot::compare(changed, folder).empty());
+}
+
+namespace {
+
+std::string readAll(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("snapshots: update replaces each file whole or not at all, and leaves no temporary") {
+  testing::TestFolder dir;
+  dir.write("manifests/all.yaml", manifests("requestTimeout: 15s"));
+  analysis::Analysis a = analyzeFolder(dir);
+  const std::filesystem::path folder = snapshot::folderOf(a);
+  snapshot::update(a, folder);
+  const std::filesystem::path route = folder / "HTTPRoute/shop/checkout.yaml";
+  const std::string before = readAll(route);
+  dir.write("manifests/all.yaml", manifests("requestTimeout: 20s"));
+  analysis::Analysis changed = analyzeFolder(dir);
+
+  SUBCASE("a write that fails half way (a full disk) keeps the old file") {
+    std::string error;
+    {
+      testing::FileSizeLimit limit(64);  // the new text is longer: the write fails after 64 bytes
+      try {
+        snapshot::update(changed, folder);
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    }
+    CHECK(error ==
+          "cannot write .policygraph/snapshots/HTTPRoute/shop/checkout.yaml: File too "
+          "large");
+    CHECK(readAll(route) == before);
+  }
+  SUBCASE("a file that cannot be replaced (a folder in its place) leaves no temporary") {
+    std::filesystem::remove(route);
+    std::filesystem::create_directories(route / "in-the-way");
+    CHECK_THROWS_WITH_AS(
+        snapshot::update(changed, folder),
+        "cannot write .policygraph/snapshots/HTTPRoute/shop/checkout.yaml: Is a directory",
+        std::runtime_error);
+    CHECK(std::filesystem::is_directory(route / "in-the-way"));
+  }
+  CHECK(testing::hiddenEntries(folder).empty());
+  CHECK(std::filesystem::exists(folder / "Gateway/infra/public.yaml"));
 }
 
 TEST_CASE("snapshots: changed fields name the field, before and after") {
