@@ -41,12 +41,19 @@ std::string renderOne(const model::Resource& object,
   return out.str();
 }
 
+// A snapshot as written, whatever line ends a checkout gave it: a Windows checkout with
+// `core.autocrlf` turns every "\n" into "\r\n", and that is no drift.
 std::optional<std::string> readFile(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::ostringstream read;
+  read << in.rdbuf();
+  std::string text = std::move(read).str();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] != '\r' || i + 1 == text.size() || text[i + 1] != '\n') text[kept++] = text[i];
+  text.resize(kept);
+  return text;
 }
 
 // Replaces `file` with `text` through a temporary file beside it and a rename, so that a
@@ -360,8 +367,14 @@ std::vector<Drift> compare(const analysis::Analysis& a, const fs::path& folder) 
 }
 
 model::Location locationOf(const Drift& d) {
-  yaml::Mark start{d.line, 1};
-  yaml::Mark end{d.line, codePoints(d.lineText) + 1};
+  // The line's text, as a finding on a field spans it: from its first character (after the
+  // indentation) to its last.
+  std::string_view text = d.lineText;
+  std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {d.path, {d.line, 1}, {d.line, 1}};
+  std::size_t last = text.find_last_not_of(" \t\r");
+  yaml::Mark start{d.line, codePoints(text.substr(0, first)) + 1};
+  yaml::Mark end{d.line, codePoints(text.substr(0, last + 1)) + 1};
   return {d.path, start, end};
 }
 

@@ -63,10 +63,11 @@ struct Drift {
   std::vector<std::string> changes;
 };
 
-// Every drift, ordered by file name. Unreadable snapshot files count as changed.
+// Every drift, ordered by file name. A snapshot file that cannot be read counts as missing.
 std::vector<Drift> compare(const analysis::Analysis& analysis, const std::filesystem::path& folder);
 
-// Where a Changed or Orphaned drift's finding points: the line in the snapshot file.
+// Where a Changed or Orphaned drift's finding points: the line in the snapshot file, from its
+// first character after the indentation to its last.
 model::Location locationOf(const Drift& drift);
 
 // The field-by-field difference of two snapshot texts, `field: before → after`, in the

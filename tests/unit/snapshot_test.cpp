@@ -260,18 +260,31 @@ std::string readAll(const std::filesystem::path& file) {
   return text.str();
 }
 
+// A folder with the snapshots written for the route default `requestTimeout: 15s`.
+struct WrittenSnapshots {
+  testing::TestFolder dir;
+  analysis::Analysis analysis;
+  std::filesystem::path folder;
+  std::filesystem::path route;
+
+  WrittenSnapshots()
+      : analysis((dir.write("manifests/all.yaml", manifests("requestTimeout: 15s")),
+                  analyzeFolder(dir))),
+        folder(snapshot::folderOf(analysis)),
+        route(folder / "HTTPRoute/shop/checkout.yaml") {
+    snapshot::update(analysis, folder);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("snapshots: update replaces each file whole or not at all, and leaves no temporary") {
-  testing::TestFolder dir;
-  dir.write("manifests/all.yaml", manifests("requestTimeout: 15s"));
-  analysis::Analysis a = analyzeFolder(dir);
-  const std::filesystem::path folder = snapshot::folderOf(a);
-  snapshot::update(a, folder);
-  const std::filesystem::path route = folder / "HTTPRoute/shop/checkout.yaml";
+  WrittenSnapshots written;
+  const std::filesystem::path& folder = written.folder;
+  const std::filesystem::path& route = written.route;
   const std::string before = readAll(route);
-  dir.write("manifests/all.yaml", manifests("requestTimeout: 20s"));
-  analysis::Analysis changed = analyzeFolder(dir);
+  written.dir.write("manifests/all.yaml", manifests("requestTimeout: 20s"));
+  analysis::Analysis changed = analyzeFolder(written.dir);
 
   SUBCASE("a write that fails half way (a full disk) keeps the old file") {
     std::string error;
@@ -299,6 +312,27 @@ TEST_CASE("snapshots: update replaces each file whole or not at all, and leaves 
   }
   CHECK(testing::hiddenEntries(folder).empty());
   CHECK(std::filesystem::exists(folder / "Gateway/infra/public.yaml"));
+}
+
+TEST_CASE("snapshots: a checkout with CRLF line ends is no drift; a drift points at the field") {
+  WrittenSnapshots s;
+  std::string crlf;
+  for (char c : readAll(s.route)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  s.dir.write(".policygraph/snapshots/HTTPRoute/shop/checkout.yaml", crlf);
+  CHECK(snapshot::compare(s.analysis, s.folder).empty());
+  CHECK(snapshot::update(s.analysis, s.folder).written.empty());
+
+  s.dir.write("manifests/all.yaml", manifests("requestTimeout: 20s"));
+  std::vector<snapshot::Drift> drift = snapshot::compare(analyzeFolder(s.dir), s.folder);
+  REQUIRE(drift.size() == 1);
+  model::Location at = snapshot::locationOf(drift[0]);
+  const std::string line =
+      "requestTimeout: 15s  # TimeoutPolicy/shop/checkout-timeouts "
+      "(default, HTTPRoute)";
+  CHECK(drift[0].lineText == "      " + line);
+  CHECK(at.start.column == 7);
+  CHECK(at.end.line == at.start.line);
+  CHECK(at.end.column == 7 + line.size());
 }
 
 TEST_CASE("snapshots: changed fields name the field, before and after") {
