@@ -25,18 +25,19 @@ namespace {
 
 constexpr std::string_view kExtension = ".yaml";
 
-// The file names its object and how to see the same content; the body is explain's document
-// (DESIGN.md "Output contracts": snapshots carry the same content), with the comments that
-// make a pull request's diff readable.
+// What every snapshot says under its first line, which names the object. The body is
+// explain's document (DESIGN.md "Output contracts": snapshots carry the same content), with
+// the comments that make a pull request's diff readable.
+constexpr std::string_view kHeader =
+    "# the content of `policygraph explain` for it, with a comment after each value naming the\n"
+    "# policy it came from (role, level). Review changes; do not edit.\n";
+
 std::string renderOne(const model::Resource& object,
                       const std::vector<policy::Effective>& effective) {
   std::ostringstream out;
   out << "# Effective policies on " << object.display()
-      << ", written by `policygraph snapshot --update`.\n"
-      << "# The same content as `policygraph explain " << object.display()
-      << " --format json`, with a comment\n"
-         "# after each value naming the policy it came from (role, level). Review changes; do not "
-         "edit.\n";
+      << ", written by `policygraph snapshot --update`:\n"
+      << kHeader;
   report::writeExplainYaml(out, {object, {}, effective}, {.annotated = true});
   return out.str();
 }
