@@ -1,6 +1,8 @@
 // `policygraph explain REF`: every policy that reaches one object and the effective result
 // per hierarchy path, field by field with where each value came from and what it beat.
+#include <map>
 #include <sstream>
+#include <string>
 
 #include "lib/report/common.h"
 #include "lib/report/report.h"
@@ -83,9 +85,44 @@ void writeExplainJson(std::ostream& out, const ExplainInput& input) {
   out << explainDocument(input).dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
-void writeExplainYaml(std::ostream& out, const ExplainInput& input) {
+void writeExplainYaml(std::ostream& out, const ExplainInput& input,
+                      const ExplainYamlOptions& options) {
+  const Json document = explainDocument(input);
   yaml::Writer w;
-  detail::writeYamlValue(w, explainDocument(input));
+  if (!options.annotated) {
+    detail::writeYamlValue(w, document);
+    out << w.str();
+    return;
+  }
+  // The document as it is, but each policy's `effective` is written with the words of its own
+  // provenance entries beside the values they name.
+  const detail::YamlLayout layout{.inlineEmpty = true};
+  w.beginMap();
+  for (auto top = document.begin(); top != document.end(); ++top) {
+    w.key(top.key());
+    if (top.key() != "policies" || top->empty()) {
+      detail::writeYamlValue(w, *top, layout);
+      continue;
+    }
+    w.beginList();
+    for (const Json& entry : *top) {
+      std::map<std::string, std::string, std::less<>> comments;
+      for (const Json& p : entry.at("provenance"))
+        comments[p.at("field").get<std::string>()] = p.at("policy").get<std::string>() + " (" +
+                                                     p.at("role").get<std::string>() + ", " +
+                                                     p.at("level").get<std::string>() + ")";
+      w.beginMap();
+      for (auto it = entry.begin(); it != entry.end(); ++it) {
+        w.key(it.key());
+        detail::YamlLayout here = layout;
+        if (it.key() == "effective") here.comments = &comments;
+        detail::writeYamlValue(w, it.value(), here);
+      }
+      w.endMap();
+    }
+    w.endList();
+  }
+  w.endMap();
   out << w.str();
 }
 

@@ -47,7 +47,14 @@ struct ExplainInput {
 };
 void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options);
 void writeExplainJson(std::ostream& out, const ExplainInput& input);
-void writeExplainYaml(std::ostream& out, const ExplainInput& input);
+struct ExplainYamlOptions {
+  // For files people review (snapshots): after each effective value a comment naming the
+  // policy, role and level it came from, as its `provenance` entry does; empty lists and
+  // mappings on their key's line.
+  bool annotated = false;
+};
+void writeExplainYaml(std::ostream& out, const ExplainInput& input,
+                      const ExplainYamlOptions& options = {});
 std::string explainJsonText(const ExplainInput& input);
 
 // `policygraph diff`: what a change does (lib/diff), for people (text), for machines (JSON)

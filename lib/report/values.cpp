@@ -34,19 +34,45 @@ Json valueToJson(const policy::Value& value) {
   return out;
 }
 
-void writeYamlValue(yaml::Writer& w, const Json& v) {
+namespace {
+
+void writeLaidOut(yaml::Writer& w, const Json& v, const YamlLayout& layout,
+                  const std::string& field) {
+  const std::string* comment = nullptr;
+  YamlLayout below = layout;
+  if (layout.comments) {
+    if (auto it = layout.comments->find(field); it != layout.comments->end()) {
+      comment = &it->second;
+      below.comments = nullptr;
+    }
+  }
+  const bool empty = v.is_structured() && v.empty();
+  const bool block = v.is_structured() && !(empty && layout.inlineEmpty);
+  if (comment && block) w.comment(*comment);
   switch (v.type()) {
     case Json::value_t::object:
+      if (empty && layout.inlineEmpty) {
+        w.emptyMap();
+        break;
+      }
       w.beginMap();
       for (auto it = v.begin(); it != v.end(); ++it) {
         w.key(it.key());
-        writeYamlValue(w, it.value());
+        // Field paths are built only where a comment may be looked up: status and explain
+        // documents can be large.
+        writeLaidOut(w, it.value(), below,
+                     below.comments ? policy::joinField(field, it.key()) : std::string());
       }
       w.endMap();
       break;
     case Json::value_t::array:
+      if (empty && layout.inlineEmpty) {
+        w.emptyList();
+        break;
+      }
+      below.comments = nullptr;  // provenance never points into a list
       w.beginList();
-      for (const Json& e : v) writeYamlValue(w, e);
+      for (const Json& e : v) writeLaidOut(w, e, below, field);
       w.endList();
       break;
     case Json::value_t::string:
@@ -65,6 +91,13 @@ void writeYamlValue(yaml::Writer& w, const Json& v) {
     default:
       w.null();
   }
+  if (comment && !block) w.comment(*comment);
+}
+
+}  // namespace
+
+void writeYamlValue(yaml::Writer& w, const Json& v, const YamlLayout& layout) {
+  writeLaidOut(w, v, layout, {});
 }
 
 }  // namespace pg::report::detail

@@ -2,7 +2,10 @@
 // and merged policy values, and their YAML rendering.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "lib/model/finding.h"
 #include "lib/policy/value.h"
@@ -18,7 +21,17 @@ using Json = nlohmann::ordered_json;
 Json nodeToJson(yaml::NodeRef node);
 // A merged policy value: mappings built by merging, nodes taken whole.
 Json valueToJson(const policy::Value& value);
-void writeYamlValue(yaml::Writer& w, const Json& v);
+
+// How writeYamlValue lays a value out; the default is block style throughout. Files people
+// review (snapshots) want empty lists and mappings on their key's line, and comments.
+struct YamlLayout {
+  bool inlineEmpty = false;
+  // Comments by the dotted field path (policy::joinField) of a value below the one written:
+  // after a scalar or an empty value, on its key's line before a block. Nothing under a value
+  // with a comment is looked up (provenance names values taken whole).
+  const std::map<std::string, std::string, std::less<>>* comments = nullptr;
+};
+void writeYamlValue(yaml::Writer& w, const Json& v, const YamlLayout& layout = {});
 
 // A location and a finding as the JSON report writes them.
 Json locationJson(const model::Location& at);

@@ -1,7 +1,10 @@
 #include "lib/snapshot/snapshot.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <charconv>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -11,8 +14,8 @@
 #include <system_error>
 
 #include "lib/load/sources.h"
+#include "lib/report/report.h"
 #include "lib/yaml/parser.h"
-#include "lib/yaml/writer.h"
 
 namespace pg::snapshot {
 
@@ -22,140 +25,70 @@ namespace {
 
 constexpr std::string_view kExtension = ".yaml";
 
-// The level an origin sits at, as explain names it: the object's kind, or the section's level.
-std::string levelOf(const policy::Effective& e, const policy::Origin& origin) {
-  if (origin.step < e.fullPath.size()) {
-    const policy::Step& s = e.fullPath[origin.step];
-    if (s.section.empty()) return std::string(s.object->kind);
-  }
-  return std::string(policy::levelName(origin.level));
-}
-
-// The comment after a value: which policy set it, in which block, at which level. Names,
-// never file positions, so a snapshot changes only when what applies changes.
-std::string provenanceComment(const policy::Effective& e, const policy::Origin& origin) {
-  std::string policy = origin.policy ? origin.policy->display() : std::string("(unknown)");
-  return policy + " (" + std::string(policy::roleName(origin.role)) + ", " + levelOf(e, origin) +
-         ")";
-}
-
-// A node written with the type YAML's core schema gives it, as explain's JSON does, so the
-// snapshot of `limit: 10` says 10 and not "10".
-void writeNode(yaml::Writer& w, yaml::NodeRef node) {
-  if (node.isMapping()) {
-    w.beginMap();
-    for (auto [k, v] : node.entries()) {
-      if (node.keyNode(k.str()) != k) continue;  // a repeated key: the first one counts (IN104)
-      w.key(k.str());
-      writeNode(w, v);
-    }
-    w.endMap();
-    return;
-  }
-  if (node.isSequence()) {
-    w.beginList();
-    for (yaml::NodeRef item : node.items()) writeNode(w, item);
-    w.endList();
-    return;
-  }
-  if (!node || node.isNull()) return w.null();
-  if (node.isString()) return w.string(node.str());
-  if (auto b = node.asBool()) return w.boolean(*b);
-  if (auto i = node.asInt()) return w.integer(*i);
-  std::string_view text = node.str();
-  double d = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-  if (ec == std::errc() && ptr == text.data() + text.size()) return w.number(d);
-  w.string(text);  // .inf and .nan
-}
-
-// Every leaf of the merged value carries its provenance comment: after a scalar on its line,
-// and before a list or mapping taken whole (on its key's line), where a reader looks first.
-void writeValue(yaml::Writer& w, const policy::Value& v, const policy::Effective& e) {
-  if (v.isNode()) {
-    bool block = (v.node.isMapping() || v.node.isSequence()) && v.node.size() > 0;
-    if (block) w.comment(provenanceComment(e, v.origin));
-    writeNode(w, v.node);
-    if (!block) w.comment(provenanceComment(e, v.origin));
-    return;
-  }
-  w.beginMap();
-  for (const auto& [k, child] : v.entries) {
-    w.key(k);
-    writeValue(w, child, e);
-  }
-  w.endMap();
-}
+// What every snapshot says under its first line, which names the object. The body is
+// explain's document (DESIGN.md "Output contracts": snapshots carry the same content), with
+// the comments that make a pull request's diff readable.
+constexpr std::string_view kHeader =
+    "# the content of `policygraph explain` for it, with a comment after each value naming the\n"
+    "# policy it came from (role, level). Review changes; do not edit.\n";
 
 std::string renderOne(const model::Resource& object,
                       const std::vector<policy::Effective>& effective) {
-  yaml::Writer w;
-  w.beginMap();
-  w.key("target");
-  w.beginMap();
-  w.key("kind");
-  w.string(object.kind);
-  if (!object.namespace_.empty()) {
-    w.key("namespace");
-    w.string(object.namespace_);
-  }
-  w.key("name");
-  w.string(object.name);
-  w.endMap();
-  w.key("policies");
-  w.beginList();
-  for (const policy::Effective& e : effective) {
-    w.beginMap();
-    w.key("kind");
-    w.string(e.profile->kind);
-    w.key("path");
-    w.beginList();
-    for (const policy::Step& s : e.path) w.string(s.display());
-    w.endList();
-    w.key("effective");
-    writeValue(w, e.value, e);
-    if (!e.overridden.empty()) {
-      w.key("overridden");
-      w.beginList();
-      for (const policy::Overridden& o : e.overridden) {
-        w.beginMap();
-        w.key("field");
-        w.string(o.field);
-        w.key("policy");
-        w.string(o.policy ? o.policy->display() : std::string());
-        w.key("role");
-        w.string(policy::roleName(o.role));
-        w.key("by");
-        w.string(o.by ? o.by->display() : std::string());
-        w.key("byRole");
-        w.string(policy::roleName(o.byRole));
-        w.endMap();
-      }
-      w.endList();
-    }
-    if (!e.ineffective.empty()) {
-      w.key("ineffective");
-      w.beginList();
-      for (const policy::Policy* p : e.ineffective) w.string(p->display());
-      w.endList();
-    }
-    w.endMap();
-  }
-  w.endList();
-  w.endMap();
-  return "# Effective policies on " + object.display() +
-         ", written by `policygraph snapshot --update`.\n"
-         "# Each value names the policy it came from (role, level); review changes, do not "
-         "edit.\n" +
-         w.str();
+  std::ostringstream out;
+  out << "# Effective policies on " << object.display()
+      << ", written by `policygraph snapshot --update`:\n"
+      << kHeader;
+  report::writeExplainYaml(out, {object, {}, effective}, {.annotated = true});
+  return out.str();
 }
 
+// A snapshot as written, whatever line ends a checkout gave it: a Windows checkout with
+// `core.autocrlf` turns every "\n" into "\r\n", and that is no drift.
 std::optional<std::string> readFile(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::ostringstream read;
+  read << in.rdbuf();
+  std::string text = std::move(read).str();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] != '\r' || i + 1 == text.size() || text[i + 1] != '\n') text[kept++] = text[i];
+  text.resize(kept);
+  return text;
+}
+
+// Replaces `file` with `text` through a temporary file beside it and a rename, so that a
+// reader, or a crash, sees the old snapshot or the new one and never part of one. The
+// temporary name starts with a dot, which filesIn and the loader skip; it is removed when
+// anything fails. Returns 0, or the errno of the failure.
+int writeAtomically(const fs::path& file, std::string_view text) {
+  const std::string prefix = "." + file.filename().string() + ".tmp" + std::to_string(::getpid());
+  fs::path temp;
+  int fd = -1;
+  for (int n = 0; fd < 0; ++n) {
+    temp = file.parent_path() / (prefix + "-" + std::to_string(n));
+    // 0666 as the umask allows, as for any file the user writes.
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && (errno != EEXIST || n == 100)) return errno;
+  }
+  auto fail = [&](int error) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(temp.c_str());
+    return error;
+  };
+  for (std::size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(errno);
+    done += static_cast<std::size_t>(n);
+  }
+  // On disk before the rename: otherwise a crash can leave the new name on empty content.
+  if (::fsync(fd) != 0) return fail(errno);
+  const int closed = ::close(fd);
+  fd = -1;
+  if (closed != 0) return fail(errno);
+  if (::rename(temp.c_str(), file.c_str()) != 0) return fail(errno);
+  return 0;
 }
 
 // The `.yaml` files under the folder, relative and '/'-separated, sorted. Hidden entries are
@@ -234,6 +167,51 @@ void flatten(yaml::NodeRef node, const std::string& field, Leaves& out) {
   }
 }
 
+// Adds `text` to the leaf named `field`, or makes it: lists whose entries name a field are
+// compared per field, so that an entry added above does not renumber the rest.
+void addTo(Leaves& out, const std::string& field, const std::string& text) {
+  auto it = std::find_if(out.begin(), out.end(), [&](const auto& l) { return l.first == field; });
+  if (it == out.end())
+    out.emplace_back(field, text);
+  else
+    it->second += ", " + text;
+}
+
+std::string fieldName(yaml::NodeRef entry) {
+  std::string_view field = entry.get("field").str();
+  return field.empty() ? std::string("(whole)") : std::string(field);
+}
+
+// The leaves of one policy entry, after its label (`Kind [path]`): the effective fields as
+// explain names them, `provenance of F` (who set F: a policy moving to another source with
+// the same value is drift too), `overridden F` and `ineffective`, each in words.
+void entryLeaves(yaml::NodeRef entry, const std::string& label, Leaves& out) {
+  for (auto [ek, ev] : entry.entries()) {
+    std::string_view key = ek.str();
+    if (key == "kind" || key == "path") continue;
+    if (key == "effective" && ev.isMapping() && ev.size() > 0) {
+      for (auto [fk, fv] : ev.entries()) flatten(fv, label + " " + std::string(fk.str()), out);
+    } else if (key == "effective") {
+      flatten(ev, label, out);
+    } else if (key == "provenance" && ev.isSequence()) {
+      for (yaml::NodeRef p : ev.items())
+        addTo(out, label + " provenance of " + fieldName(p),
+              std::string(p.get("policy").str()) + " (" + std::string(p.get("role").str()) + ", " +
+                  std::string(p.get("level").str()) + ")");
+    } else if (key == "overridden" && ev.isSequence()) {
+      for (yaml::NodeRef o : ev.items())
+        addTo(out, label + " overridden " + fieldName(o),
+              std::string(o.get("policy").str()) + " (" + std::string(o.get("role").str()) +
+                  ") by " + std::string(o.get("by").str()) + " (" +
+                  std::string(o.get("byRole").str()) + ")");
+    } else if (key == "ineffective" && ev.isSequence()) {
+      for (yaml::NodeRef p : ev.items()) addTo(out, label + " ineffective", std::string(p.str()));
+    } else {
+      flatten(ev, label + " " + std::string(key), out);
+    }
+  }
+}
+
 Leaves leavesOf(std::string_view text) {
   Leaves out;
   yaml::ParseResult parsed = yaml::parse(std::string(text), {}, false);
@@ -245,22 +223,10 @@ Leaves leavesOf(std::string_view text) {
       continue;
     }
     for (yaml::NodeRef entry : v.items()) {
-      std::string label(entry.get("kind").str());
       std::string path;
       for (yaml::NodeRef step : entry.get("path").items())
         path += (path.empty() ? "" : " > ") + std::string(step.str());
-      label += " [" + path + "]";
-      for (auto [ek, ev] : entry.entries()) {
-        if (ek.str() == "kind" || ek.str() == "path") continue;
-        // `effective` is what the policies set: its fields are named as explain names them,
-        // after the label.
-        std::string under = ek.str() == "effective" ? label : label + " " + std::string(ek.str());
-        if (ek.str() == "effective" && ev.isMapping() && ev.size() > 0) {
-          for (auto [fk, fv] : ev.entries()) flatten(fv, under + " " + std::string(fk.str()), out);
-        } else {
-          flatten(ev, under, out);
-        }
-      }
+      entryLeaves(entry, std::string(entry.get("kind").str()) + " [" + path + "]", out);
     }
   }
   return out;
@@ -316,11 +282,11 @@ UpdateResult update(const analysis::Analysis& a, const fs::path& folder) {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     if (ec)
-      throw std::runtime_error("cannot create " + file.parent_path().string() + ": " +
-                               ec.message());
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << s.text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
+      throw std::runtime_error("cannot create " + load::displayPath(file.parent_path(), a.root) +
+                               ": " + ec.message());
+    if (int error = writeAtomically(file, s.text))
+      throw std::runtime_error("cannot write " + load::displayPath(file, a.root) + ": " +
+                               std::generic_category().message(error));
     result.written.push_back(s.file);
   }
   for (const std::string& name : filesIn(folder)) {
@@ -328,7 +294,9 @@ UpdateResult update(const analysis::Analysis& a, const fs::path& folder) {
     fs::path file = folder / name;
     std::error_code ec;
     fs::remove(file, ec);
-    if (ec) throw std::runtime_error("cannot remove " + file.string() + ": " + ec.message());
+    if (ec)
+      throw std::runtime_error("cannot remove " + load::displayPath(file, a.root) + ": " +
+                               ec.message());
     result.deleted.push_back(name);
     // Folders emptied by the removal go too, so a renamed namespace leaves nothing behind.
     for (fs::path dir = file.parent_path(); dir != folder && fs::is_empty(dir, ec) && !ec;
@@ -400,8 +368,14 @@ std::vector<Drift> compare(const analysis::Analysis& a, const fs::path& folder) 
 }
 
 model::Location locationOf(const Drift& d) {
-  yaml::Mark start{d.line, 1};
-  yaml::Mark end{d.line, codePoints(d.lineText) + 1};
+  // The line's text, as a finding on a field spans it: from its first character (after the
+  // indentation) to its last.
+  std::string_view text = d.lineText;
+  std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {d.path, {d.line, 1}, {d.line, 1}};
+  std::size_t last = text.find_last_not_of(" \t\r");
+  yaml::Mark start{d.line, codePoints(text.substr(0, first)) + 1};
+  yaml::Mark end{d.line, codePoints(text.substr(0, last + 1)) + 1};
   return {d.path, start, end};
 }
 

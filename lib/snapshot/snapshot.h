@@ -43,7 +43,10 @@ struct UpdateResult {
 };
 
 // Writes every snapshot whose text changed and deletes the `.yaml` files of the folder no
-// object accounts for. Throws std::runtime_error when a file cannot be written or removed.
+// object accounts for. Each file is replaced atomically (a temporary file beside it, then a
+// rename). Throws std::runtime_error, naming the file as reports do, when one cannot be
+// written or removed: that file is left as it was, with no temporary file beside it; the
+// files written before it stay written, and nothing is deleted.
 UpdateResult update(const analysis::Analysis& analysis, const std::filesystem::path& folder);
 
 enum class DriftKind { Changed, Orphaned, Missing };
@@ -60,10 +63,11 @@ struct Drift {
   std::vector<std::string> changes;
 };
 
-// Every drift, ordered by file name. Unreadable snapshot files count as changed.
+// Every drift, ordered by file name. A snapshot file that cannot be read counts as missing.
 std::vector<Drift> compare(const analysis::Analysis& analysis, const std::filesystem::path& folder);
 
-// Where a Changed or Orphaned drift's finding points: the line in the snapshot file.
+// Where a Changed or Orphaned drift's finding points: the line in the snapshot file, from its
+// first character after the indentation to its last.
 model::Location locationOf(const Drift& drift);
 
 // The field-by-field difference of two snapshot texts, `field: before → after`, in the

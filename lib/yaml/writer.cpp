@@ -98,6 +98,12 @@ void Writer::boolean(bool value) {
 void Writer::null() {
   impl_->out << YAML::Null;
 }
+void Writer::emptyList() {
+  impl_->out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+}
+void Writer::emptyMap() {
+  impl_->out << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+}
 void Writer::comment(std::string_view text) {
   impl_->out << YAML::Comment(std::string(text));
 }

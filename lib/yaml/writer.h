@@ -27,6 +27,10 @@ class Writer {
   void number(double value);
   void boolean(bool value);
   void null();
+  // An empty list or mapping, `[]` or `{}` on its key's line (a block one with no entries
+  // would put that on a line of its own).
+  void emptyList();
+  void emptyMap();
   void comment(std::string_view text);  // after the value just written
 
   std::string str() const;  // the document, ending with a newline

@@ -21,7 +21,7 @@ void check(Context& ctx) {
 }  // namespace
 
 PG_RULE(SN702, "snapshot-orphaned", "snapshot", Error,
-        "A snapshot records an object that no longer exists or no longer has policies", "file",
+        "A snapshot records an object that no longer exists or no longer has policies", "*",
         check)
 
 }  // namespace pg::rules

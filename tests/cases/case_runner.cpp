@@ -6,6 +6,12 @@
 // text report), `expected/status.yaml` (`policygraph status`), and
 // `expected/explain/<Kind>.<namespace>.<name>[#section].json` (`policygraph explain --format
 // json` of that object; `<Kind>.<name>.json` for cluster-scoped ones).
+// `expected/snapshots/` holds the case's golden snapshots (`policygraph snapshot --update`,
+// `<Kind>/<namespace>/<name>.yaml`): a file missing, extra or different is a failure, with a
+// line diff. `PG_UPDATE_GOLDENS=1` writes them and deletes stale ones, only in cases that have
+// the folder: to start one, create the empty folder.
+// `PG_CASES=a,b` runs only the cases whose `family/case` name contains `a` or `b`; use it with
+// PG_UPDATE_GOLDENS so that an update touches only the cases under review.
 // A case may hold `.policygraph/snapshots/`: the loader skips hidden folders, and the case
 // folder is the root, so the snapshot rules compare against it. Findings in snapshot files
 // go in `expect.txt`: an `# expect:` comment would itself change the snapshot.
@@ -25,6 +31,7 @@
 #include "lib/analysis/analysis.h"
 #include "lib/config/config.h"
 #include "lib/report/report.h"
+#include "lib/snapshot/snapshot.h"
 #include "rules/engine.h"
 #include "rules/rule.h"
 #include "rules/rule_pages.h"
@@ -114,6 +121,9 @@ struct CaseResult {
   std::string status;  // `policygraph status` as YAML, for expected/status.yaml
   // expected/explain/<file> → the explain JSON of the object the file names.
   std::vector<std::pair<std::string, std::string>> explains;
+  // expected/snapshots/: how many files it holds (after an update), and each disagreement.
+  std::size_t snapshotGoldens = 0;
+  std::vector<std::string> snapshotFailures;
 };
 
 // The object an explain golden's file name names: `Kind.namespace.name[#section].json`, or
@@ -138,7 +148,92 @@ std::string explainOf(const pg::analysis::Analysis& a, std::string file) {
   return pg::report::explainJsonText({*found.front(), section, effective});
 }
 
-CaseResult runCase(const fs::path& caseDir) {
+// The lines of `before` and `after` that differ, `-` and `+`, with two lines of context and
+// the line numbers of each hunk, as `diff -u` shows them. Snapshots are small: a plain
+// longest-common-subsequence table is enough.
+std::string lineDiff(const std::string& before, const std::string& after) {
+  auto split = [](const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+  };
+  const std::vector<std::string> a = split(before), b = split(after);
+  std::vector<std::vector<std::size_t>> common(a.size() + 1,
+                                               std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = a.size(); i-- > 0;)
+    for (std::size_t j = b.size(); j-- > 0;)
+      common[i][j] =
+          a[i] == b[j] ? common[i + 1][j + 1] + 1 : std::max(common[i + 1][j], common[i][j + 1]);
+  struct Line {
+    char mark;
+    std::size_t at;  // line number in `before` for ' ' and '-', in `after` for '+'
+    const std::string* text;
+  };
+  std::vector<Line> lines;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (i < a.size() && j < b.size() && a[i] == b[j]) {
+      lines.push_back({' ', ++i, &a[i - 1]});
+      ++j;
+    } else if (i < a.size() && (j == b.size() || common[i + 1][j] >= common[i][j + 1])) {
+      lines.push_back({'-', ++i, &a[i - 1]});
+    } else {
+      lines.push_back({'+', ++j, &b[j - 1]});
+    }
+  }
+  constexpr std::size_t kContext = 2;
+  std::string out;
+  std::size_t shownUpTo = 0;  // lines[0, shownUpTo) are printed or skipped for good
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (lines[k].mark == ' ') continue;
+    std::size_t from = std::max(shownUpTo, k >= kContext ? k - kContext : 0);
+    if (from > shownUpTo || shownUpTo == 0)
+      out += "@@ line " + std::to_string(lines[from].at) + " @@\n";
+    std::size_t to = k;
+    // The hunk goes on while the next change is close enough to share its context.
+    for (std::size_t next = k; next < lines.size() && next <= to + 2 * kContext; ++next)
+      if (lines[next].mark != ' ') to = next;
+    to = std::min(lines.size(), to + kContext + 1);
+    for (std::size_t n = from; n < to; ++n)
+      out += std::string(1, lines[n].mark) + *lines[n].text + "\n";
+    shownUpTo = to;
+    k = to - 1;
+  }
+  return out;
+}
+
+// Compares, or with `update` rewrites, the case's expected/snapshots/ folder.
+void checkSnapshots(const pg::analysis::Analysis& a, const fs::path& folder, bool update,
+                    CaseResult& r) {
+  if (update) {
+    pg::snapshot::update(a, folder);
+  } else {
+    std::map<std::string, std::string> rendered;
+    for (pg::snapshot::Snapshot& s : pg::snapshot::render(a)) rendered[s.file] = std::move(s.text);
+    for (const pg::snapshot::Drift& d : pg::snapshot::compare(a, folder)) {
+      std::string golden = "expected/snapshots/" + d.file;
+      switch (d.kind) {
+        case pg::snapshot::DriftKind::Missing:
+          r.snapshotFailures.push_back(golden + " is missing; the case renders:\n" +
+                                       rendered[d.file]);
+          break;
+        case pg::snapshot::DriftKind::Orphaned:
+          r.snapshotFailures.push_back(golden + " is extra: the case renders no such snapshot");
+          break;
+        case pg::snapshot::DriftKind::Changed:
+          r.snapshotFailures.push_back(golden + " differs (- golden, + rendered):\n" +
+                                       lineDiff(readAll(folder / d.file), rendered[d.file]));
+          break;
+      }
+    }
+  }
+  for (auto it = fs::recursive_directory_iterator(folder); it != fs::recursive_directory_iterator();
+       ++it)
+    r.snapshotGoldens += it->is_regular_file() && it->path().extension() == ".yaml";
+}
+
+CaseResult runCase(const fs::path& caseDir, bool update) {
   pg::config::Config settings;
   fs::path configFile = caseDir / ".policygraph.yaml";
   if (fs::exists(configFile)) settings = pg::config::loadConfig(configFile, ".policygraph.yaml");
@@ -169,6 +264,8 @@ CaseResult runCase(const fs::path& caseDir) {
     }
     std::sort(r.explains.begin(), r.explains.end());
   }
+  if (fs::path snapshots = caseDir / "expected" / "snapshots"; fs::is_directory(snapshots))
+    checkSnapshots(a, snapshots, update, r);
   return r;
 }
 
@@ -193,15 +290,31 @@ std::vector<fs::path> allCases() {
 
 }  // namespace
 
+// Whether PG_CASES (a comma-separated list) names the case `family/case`; unset: every case.
+bool selected(const fs::path& caseDir) {
+  const char* only = std::getenv("PG_CASES");
+  if (!only) return true;
+  const std::string name =
+      caseDir.parent_path().filename().string() + "/" + caseDir.filename().string();
+  std::istringstream list(only);
+  for (std::string part; std::getline(list, part, ',');)
+    if (!part.empty() && name.find(part) != std::string::npos) return true;
+  return false;
+}
+
 TEST_CASE("every case yields exactly the findings it expects") {
   const bool update = std::getenv("PG_UPDATE_GOLDENS") != nullptr;
   std::vector<fs::path> cases = allCases();
   REQUIRE(!cases.empty());
+  std::erase_if(cases, [](const fs::path& c) { return !selected(c); });
+  REQUIRE_MESSAGE(!cases.empty(), "PG_CASES names no case");
   std::size_t goldens = 0;
   for (const fs::path& caseDir : cases) {
     const std::string name = caseDir.lexically_relative(PG_SOURCE_DIR).generic_string();
     CAPTURE(name);
-    CaseResult r = runCase(caseDir);
+    CaseResult r = runCase(caseDir, update);
+    goldens += r.snapshotGoldens;
+    for (const std::string& failure : r.snapshotFailures) FAIL_CHECK(name << ": " << failure);
     std::multiset<Expectation> missing, unexpected;
     std::set_difference(r.expected.begin(), r.expected.end(), r.actual.begin(), r.actual.end(),
                         std::inserter(missing, missing.end()));

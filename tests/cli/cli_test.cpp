@@ -1,13 +1,17 @@
 // Runs the built binary as a user would: exit codes, formats and outputs, stdin, rules.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "tests/cli/run.h"
 #include "tests/unit/test_folder.h"
+#include "tests/unit/write_failures.h"
 
 namespace {
 
@@ -224,4 +228,176 @@ TEST_CASE("snapshot: --update then --check passes; a policy edit fails --check n
   CHECK(orphan.out.find("[SN702]") != std::string::npos);
   CHECK(run(repo, "snapshot --update . --dir golden").status == 0);
   CHECK_FALSE(std::filesystem::exists(repo / "golden/Gateway/infra/gone.yaml"));
+}
+
+namespace {
+
+// A repository with a Gateway and a GEP-713 policy on it, the kind declared in its config
+// file; `idle` is the policy's idleTimeout.
+void writeSnapshotRepo(const pg::testing::TestFolder& dir, const std::string& idle) {
+  dir.write("repo/.policygraph.yaml", "policies:\n  - {group: acme.io, kind: TimeoutPolicy}\n");
+  // One line per object but the policy, whose lines the findings name.
+  dir.write(
+      "repo/manifests.yaml",
+      R"({apiVersion: gateway.networking.k8s.io/v1, kind: GatewayClass, metadata: {name: acme}, spec: {controllerName: acme.example/gw}}
+---
+{apiVersion: gateway.networking.k8s.io/v1, kind: Gateway, metadata: {name: public, namespace: infra}, spec: {gatewayClassName: acme, listeners: [{name: http, port: 80, protocol: HTTP}]}}
+---
+apiVersion: acme.io/v1
+kind: TimeoutPolicy
+metadata: {name: limits, namespace: infra}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: public}
+  override: {idleTimeout: )" +
+          idle + R"(, requestTimeout: 15s, connectTimeout: 2s}
+)");
+}
+
+}  // namespace
+
+TEST_CASE("snapshot --update: a write that fails leaves the old file whole and no temporary") {
+  pg::testing::TestFolder dir;
+  writeSnapshotRepo(dir, "5m");
+  const std::filesystem::path repo = dir.path() / "repo";
+  const std::filesystem::path folder = repo / ".policygraph/snapshots";
+  REQUIRE(run(repo, "snapshot --update .").status == 0);
+  const std::filesystem::path file = folder / "Gateway/infra/public.yaml";
+  const std::string before = readAll(file);
+  REQUIRE(before.size() > 512);
+  writeSnapshotRepo(dir, "10m");
+
+  Run full;
+  {
+    pg::testing::FileSizeLimit limit(512);  // a full disk, for policygraph
+    full = run(repo, "snapshot --update .");
+  }
+  CHECK(full.status == 2);
+  CHECK(full.err.find("cannot write .policygraph/snapshots/Gateway/infra/public.yaml: File too "
+                      "large") != std::string::npos);
+  CHECK(full.out.empty());
+  CHECK(readAll(file) == before);
+  CHECK(pg::testing::hiddenEntries(folder).empty());
+
+  // Permissions do not stop root, so this part runs only for other users.
+  if (::geteuid() != 0) {
+    std::filesystem::permissions(file.parent_path(), std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::remove);
+    Run readOnly = run(repo, "snapshot --update .");
+    std::filesystem::permissions(file.parent_path(), std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::add);
+    CHECK(readOnly.status == 2);
+    CHECK(readOnly.err.find("cannot write .policygraph/snapshots/Gateway/infra/public.yaml: "
+                            "Permission denied") != std::string::npos);
+    CHECK(readAll(file) == before);
+    CHECK(pg::testing::hiddenEntries(folder).empty());
+  }
+  CHECK(run(repo, "snapshot --update .").status == 0);
+  CHECK(readAll(file).find("idleTimeout: 10m") != std::string::npos);
+}
+
+namespace {
+
+// Where a finding on one line of a file must point: its line, and the columns of its first and
+// last characters (1-based, the end one past the last).
+struct LineSpan {
+  int line = 0, column = 0, endColumn = 0;
+};
+
+LineSpan spanOf(const std::string& text, const std::string& part) {
+  std::istringstream lines(text);
+  std::string l;
+  for (int n = 1; std::getline(lines, l); ++n) {
+    if (l.find(part) == std::string::npos) continue;
+    auto first = l.find_first_not_of(' ');
+    return {n, static_cast<int>(first) + 1, static_cast<int>(l.find_last_not_of(' ')) + 2};
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("snapshot --check: every format names the snapshot file from the root, line, columns") {
+  pg::testing::TestFolder dir;
+  writeSnapshotRepo(dir, "5m");
+  const std::filesystem::path repo = dir.path() / "repo";
+  REQUIRE(run(repo, "snapshot --update .").status == 0);
+  const std::string gateway = ".policygraph/snapshots/Gateway/infra/public.yaml";
+  const std::string gone = ".policygraph/snapshots/Gateway/infra/gone.yaml";
+  const LineSpan drift = spanOf(readAll(repo / gateway), "idleTimeout: 5m");
+  REQUIRE(drift.line > 0);
+  CHECK(drift.column == 7);  // after the indentation, at the field
+  writeSnapshotRepo(dir, "10m");
+  dir.write("repo/" + gone, "# Effective policies on Gateway/infra/gone\ntarget: {}\n");
+  dir.write("repo/apps/.keep", "");
+
+  // From a sub-folder of the repository: paths stay relative to its root (the config file's).
+  Run r = run(repo / "apps",
+              "snapshot --check .. --format text --format json --output ../r.json --format sarif "
+              "--output ../r.sarif --format junit --output ../r.xml --format github --output "
+              "../r.txt");
+  CHECK(r.status == 1);
+  const std::string at = gateway + ":" + std::to_string(drift.line) + ":7: error: ";
+  CHECK(r.out.find(at + "the effective policies on Gateway/infra/public changed") !=
+        std::string::npos);
+  CHECK(r.out.find("TimeoutPolicy [Gateway/infra/public] idleTimeout: 5m → 10m; if the change") !=
+        std::string::npos);
+  CHECK(r.out.find(gone + ":1:1: error: snapshot " + gone + " is orphaned") != std::string::npos);
+
+  const nlohmann::json json = nlohmann::json::parse(readAll(repo / "r.json"));
+  std::map<std::string, nlohmann::json> byRule;
+  for (const nlohmann::json& f : json["findings"]) byRule[f["ruleId"]] = f["location"];
+  CHECK(byRule["SN701"] == nlohmann::json{{"path", gateway},
+                                          {"line", drift.line},
+                                          {"column", drift.column},
+                                          {"endLine", drift.line},
+                                          {"endColumn", drift.endColumn}});
+  CHECK(byRule["SN702"]["path"] == gone);
+  CHECK(byRule["SN702"]["line"] == 1);
+
+  const nlohmann::json sarif = nlohmann::json::parse(readAll(repo / "r.sarif"));
+  const nlohmann::json& runJson = sarif["runs"][0];
+  CHECK(runJson["originalUriBaseIds"]["SRCROOT"]["uri"] ==
+        "file://" + std::filesystem::canonical(repo).string() + "/");
+  const nlohmann::json& rules = runJson["tool"]["driver"]["rules"];
+  std::map<std::string, std::size_t> ruleIndex;
+  for (std::size_t i = 0; i < rules.size(); ++i) ruleIndex[rules[i]["id"]] = i;
+  for (const char* id : {"SN701", "SN702", "SN703"}) {
+    CAPTURE(id);
+    REQUIRE(ruleIndex.count(id));
+    const nlohmann::json& rule = rules[ruleIndex[id]];
+    for (const char* field : {"name", "shortDescription", "fullDescription", "help", "helpUri"})
+      CHECK(rule.contains(field));
+    CHECK(rule["help"]["markdown"].get<std::string>().find(std::string("# ") + id) == 0);
+    CHECK(rule["defaultConfiguration"]["level"] == "error");
+  }
+  bool sawDrift = false;
+  for (const nlohmann::json& result : runJson["results"]) {
+    CHECK(result["ruleIndex"] == ruleIndex[result["ruleId"]]);
+    if (result["ruleId"] != "SN701") continue;
+    sawDrift = true;
+    const nlohmann::json& where = result["locations"][0]["physicalLocation"];
+    CHECK(where["artifactLocation"] == nlohmann::json{{"uri", gateway}, {"uriBaseId", "SRCROOT"}});
+    CHECK(where["region"] == nlohmann::json{{"startLine", drift.line},
+                                            {"startColumn", drift.column},
+                                            {"endLine", drift.line},
+                                            {"endColumn", drift.endColumn}});
+  }
+  CHECK(sawDrift);
+
+  const std::string junit = readAll(repo / "r.xml");
+  CHECK(junit.find("<testcase classname=\"policygraph.snapshot.SN701\" "
+                   "name=\"Gateway/infra/public\">\n      <failure ") != std::string::npos);
+  CHECK(junit.find(">" + gateway + ":" + std::to_string(drift.line) + ":7: the effective") !=
+        std::string::npos);
+  CHECK(junit.find("<testcase classname=\"policygraph.snapshot.SN702\" name=\"" + gone + "\">") !=
+        std::string::npos);
+
+  // SN702 checks the snapshots of objects, not manifest files.
+  CHECK(junit.find("\"policygraph.snapshot.SN702\" name=\"manifests.yaml\"") == std::string::npos);
+
+  const std::string github = readAll(repo / "r.txt");
+  CHECK(github.find("::error file=" + gateway + ",line=" + std::to_string(drift.line) +
+                    ",col=7,endColumn=" + std::to_string(drift.endColumn) +
+                    ",title=SN701 snapshot-drift::") != std::string::npos);
+  CHECK(github.find("::error file=" + gone + ",line=1,col=1,endColumn=") != std::string::npos);
 }
