@@ -1,5 +1,7 @@
 #include "lib/analysis/analysis.h"
 
+#include <algorithm>
+
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
 
@@ -10,6 +12,7 @@ namespace fs = std::filesystem;
 Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
   Analysis a;
   a.root = inputs.root;
+  a.jobs = std::max(1u, inputs.jobs);
   std::vector<load::SourceEntry> sources =
       revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
                : load::collectSources(inputs.paths, inputs.root, config, a.problems);

@@ -296,6 +296,7 @@ class Bench {
     analysis.files = std::move(loaded->files);
     analysis.problems = std::move(problems);
     analysis.store = std::move(*store);
+    analysis.jobs = jobs;
     loaded.reset();
 
     // The topology points into the Store, so it is built where the Analysis keeps it.
