@@ -23,7 +23,9 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   a.store = model::Store(config.defaultNamespace);
   a.store.build(std::move(loaded.resources));
-  a.topology = graph::buildTopology(a.store, inputs.topology);
+  graph::TopologyOptions topologyOptions = inputs.topology;
+  topologyOptions.jobs = inputs.jobs;
+  a.topology = graph::buildTopology(a.store, topologyOptions);
   policy::PolicyOptions policyOptions = inputs.policy;
   policyOptions.jobs = inputs.jobs;
   a.policies = policy::simulate(a.store, a.topology, config, policyOptions);

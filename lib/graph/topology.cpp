@@ -6,10 +6,14 @@
 
 #include "lib/graph/gateways.h"
 #include "lib/graph/hostname.h"
+#include "lib/model/parallel.h"
 
 namespace pg::graph {
 
 namespace {
+
+// Below this many routes the topology is built on one thread: threads cost more than they save.
+constexpr std::size_t kParallelMinRoutes = 64;
 
 constexpr std::array<std::pair<RouteKind, std::string_view>, 5> kRouteKinds{{
     {RouteKind::HTTP, "HTTPRoute"},
@@ -154,10 +158,10 @@ std::string describeListener(const Listener& l) {
 }
 
 void attachToGateway(RouteParent& parent, Route& route, const model::Store& store) {
-  Gateway& gateway = const_cast<Gateway&>(*parent.gateway);
+  const Gateway& gateway = *parent.gateway;
   const model::Resource& r = *route.resource;
-  std::vector<Listener*> candidates;
-  for (Listener& l : gateway.listeners) {
+  std::vector<const Listener*> candidates;
+  for (const Listener& l : gateway.listeners) {
     if (!parent.ref.sectionName.empty() && l.name != parent.ref.sectionName) continue;
     if (parent.ref.port && l.port != *parent.ref.port) continue;
     candidates.push_back(&l);
@@ -172,8 +176,7 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
     return;
   }
   bool anyAllowed = false;
-  std::vector<Listener*> admitting;  // by AllowedRoutes: what attachedRoutes counts
-  for (Listener* l : candidates) {
+  for (const Listener* l : candidates) {
     if (!namespaceAdmitted(*l, r, store)) {
       parent.rejections.push_back({l, "NotAllowedByListeners",
                                    describeListener(*l) + " does not admit routes from namespace " +
@@ -192,14 +195,9 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
                                    describeListener(*l) + " shares no hostname with the route"});
       continue;
     }
-    admitting.push_back(l);
+    // By ParentRefs, AllowedRoutes and hostnames: what attachedRoutes counts (countAttached).
     parent.listeners.push_back(l);
   }
-  // A route counts on every listener it attaches to by ParentRefs, AllowedRoutes and
-  // hostnames, even when the listener or the route's rules are invalid (ListenerStatus:
-  // "a Route is still attached even if the Route fails to be programmed"; the conformance test
-  // GatewayWithAttachedRoutes leaves out a route whose hostname matches no listener).
-  for (Listener* l : admitting) ++l->attachedRoutes;
   if (parent.listeners.empty()) {
     if (!anyAllowed) {
       parent.conditions.push_back(makeCondition("Accepted", false, "NotAllowedByListeners",
@@ -277,6 +275,18 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
     }
     addResolvedRefs(parent, route);
   }
+}
+
+// A route counts on every listener it attaches to by ParentRefs, AllowedRoutes and
+// hostnames, even when the listener or the route's rules are invalid (ListenerStatus:
+// "a Route is still attached even if the Route fails to be programmed"; the conformance test
+// GatewayWithAttachedRoutes leaves out a route whose hostname matches no listener). Counted
+// after every route is built, so that routes are built without writing to shared listeners.
+void countAttached(Topology& topology) {
+  for (const Route& route : topology.routes)
+    for (const RouteParent& parent : route.parents)
+      for (const Listener* l : parent.listeners)
+        ++const_cast<Listener*>(l)->attachedRoutes;  // the topology is ours to write
 }
 
 }  // namespace
@@ -382,8 +392,14 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
     Route& route = topology.routes.emplace_back();
     route.resource = &r;
     route.kind = *kind;
-    buildRoute(route, topology, store, grants);
   }
+  // Each route reads the Store and the Gateways and writes only itself: built on `jobs`
+  // threads, in place.
+  model::parallelFor(model::workersFor(options.jobs, topology.routes.size(), kParallelMinRoutes),
+                     topology.routes.size(), [&](std::size_t i, unsigned) {
+                       buildRoute(topology.routes[i], topology, store, grants);
+                     });
+  countAttached(topology);
   return topology;
 }
 

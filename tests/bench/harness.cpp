@@ -256,6 +256,7 @@ class Bench {
     const int repeat = options_.repeat;
     StageTimes t;
     inputs_.jobs = jobs;
+    inputs_.topology.jobs = jobs;  // analyze() sets it from inputs_.jobs; the stages below need it
 
     // collect + load + parse, as analysis::analyze does before it builds the Store.
     std::optional<load::LoadResult> loaded;
