@@ -9,6 +9,7 @@
 // there or was overridden by someone.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "lib/model/parallel.h"
@@ -111,8 +112,11 @@ bool affectable(Level level) {
 // What the routes say about the policies of one kind: unions, so the tallies of routes
 // taken in any order and split in any way merge into the same.
 struct Tally {
+  explicit Tally(std::size_t objects) : affected(objects) {}
+
   std::map<const Policy*, Outcome> outcomes;
-  std::map<const model::Resource*, std::set<std::string>> affected;
+  // By the object's index in the Store: the policies that affect it, each once.
+  std::vector<std::vector<const Policy*>> affected;
 
   void merge(Tally&& other) {
     for (auto& [policy, theirs] : other.outcomes) {
@@ -123,7 +127,6 @@ struct Tally {
       o.by.merge(theirs.by);
       o.unmet.merge(theirs.unmet);
     }
-    for (auto& [object, keys] : other.affected) affected[object].merge(keys);
   }
 };
 
@@ -164,8 +167,12 @@ void tallyRoute(const FamilyContext& context, const Profile& profile, const grap
         }
       }
       if (!keptHere) continue;
-      for (std::size_t i = c.step; i < path.size(); ++i)
-        if (affectable(path[i].level)) tally.affected[path[i].object].insert(c.policy->key());
+      for (std::size_t i = c.step; i < path.size(); ++i) {
+        auto object = static_cast<std::size_t>(path[i].object - context.store.all().data());
+        if (!affectable(path[i].level) || object >= tally.affected.size()) continue;
+        std::vector<const Policy*>& by = tally.affected[object];
+        if (std::find(by.begin(), by.end(), c.policy) == by.end()) by.push_back(c.policy);
+      }
     }
   }
 }
@@ -175,14 +182,14 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
   // Routes are independent here (each reads the attachments, writes only its tally): they
   // are tallied on `jobs` threads, a tally per thread, merged after.
   const std::vector<graph::Route>& routes = context.topology.routes;
+  const std::vector<model::Resource>& objects = context.store.all();
   unsigned workers = pg::model::workersFor(context.options.jobs, routes.size(), kParallelMinItems);
-  std::vector<Tally> tallies(workers);
+  std::vector<Tally> tallies(workers, Tally(objects.size()));
   pg::model::parallelFor(workers, routes.size(), [&](std::size_t i, unsigned worker) {
     tallyRoute(context, profile, routes[i], tallies[worker]);
   });
   for (unsigned w = 1; w < workers; ++w) tallies[0].merge(std::move(tallies[w]));
   std::map<const Policy*, Outcome>& outcomes = tallies[0].outcomes;
-  std::map<const model::Resource*, std::set<std::string>>& affected = tallies[0].affected;
 
   for (Policy& p : model.policies) {
     if (p.profile != &profile || p.conditions.empty() || p.conditions.front().status != "True")
@@ -210,14 +217,22 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
     }
   }
 
-  for (const model::Resource& r : context.store.all()) {
-    auto it = affected.find(&r);
-    if (it == affected.end()) continue;
-    model.targetConditions.push_back(
-        {&r,
-         graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
-                              "Object affected by " + profile.kind + " " + bracketed(it->second))});
-  }
+  // The Affected condition of each object, from every thread's tally, built in the object's
+  // own slot and added in Store order.
+  std::vector<std::optional<graph::Condition>> affected(objects.size());
+  pg::model::parallelFor(
+      pg::model::workersFor(context.options.jobs, objects.size(), kParallelMinItems),
+      objects.size(), [&](std::size_t i, unsigned) {
+        std::set<std::string> keys;
+        for (const Tally& t : tallies)
+          for (const Policy* p : t.affected[i]) keys.insert(p->key());
+        if (keys.empty()) return;
+        affected[i] =
+            graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
+                                 "Object affected by " + profile.kind + " " + bracketed(keys));
+      });
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    if (affected[i]) model.targetConditions.push_back({&objects[i], std::move(*affected[i])});
 }
 
 }  // namespace
