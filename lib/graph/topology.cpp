@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <tuple>
 
 #include "lib/graph/gateways.h"
@@ -382,16 +383,19 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
     set.resource = sets[i];
     buildListenerSet(set, topology.gateways, store, grants);
   }
-  std::size_t routeCount = 0;
-  for (auto [kind, name] : kRouteKinds) routeCount += store.ofKind(kGatewayGroup, name).size();
-  topology.routes.reserve(routeCount);
-  for (const model::Resource& r : store.all()) {
-    if (r.group != kGatewayGroup) continue;
-    std::optional<RouteKind> kind = routeKindOf(r.kind);
-    if (!kind || store.find(r.group, r.kind, r.namespace_, r.name) != &r) continue;
-    Route& route = topology.routes.emplace_back();
-    route.resource = &r;
-    route.kind = *kind;
+  // Routes in Store order: the indexed objects of each route kind (a duplicate is not
+  // indexed), merged by their place in the Store.
+  std::vector<std::pair<const model::Resource*, RouteKind>> found;
+  for (auto [kind, name] : kRouteKinds)
+    for (const model::Resource* r : store.ofKind(name))
+      if (r->group == kGatewayGroup) found.emplace_back(r, kind);
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+    return std::less<const model::Resource*>()(a.first, b.first);
+  });
+  topology.routes.resize(found.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    topology.routes[i].resource = found[i].first;
+    topology.routes[i].kind = found[i].second;
   }
   // Each route reads the Store and the Gateways and writes only itself: built on `jobs`
   // threads, in place.
