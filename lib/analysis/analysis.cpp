@@ -22,7 +22,7 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   // Walk problems come first in discovery order; file problems in file order.
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   a.store = model::Store(config.defaultNamespace);
-  a.store.build(std::move(loaded.resources));
+  a.store.build(std::move(loaded.resources), inputs.jobs);
   graph::TopologyOptions topologyOptions = inputs.topology;
   topologyOptions.jobs = inputs.jobs;
   a.topology = graph::buildTopology(a.store, topologyOptions);

@@ -288,7 +288,7 @@ class Bench {
           store.emplace(config_.defaultNamespace);
           resources = loaded->resources;
         },
-        [&] { store->build(std::move(resources)); });
+        [&] { store->build(std::move(resources), jobs); });
     facts.objects = store->size();
 
     analysis::Analysis analysis;
