@@ -325,20 +325,24 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
     p.creationTimestamp = r.metadata().get("creationTimestamp").str();
     model.policies.push_back(std::move(p));
   }
-  for (Policy& p : model.policies) {
-    readTargets(p, resolver, store);
-    switch (p.profile->family) {
-      case Family::GatewayApi:
-        gatewayapi::readBlocks(p);
-        break;
-      case Family::Kuadrant:
-        kuadrant::readBlocks(p);
-        break;
-      case Family::EnvoyGateway:
-        envoygateway::readBlocks(p);
-        break;
-    }
-  }
+  // Each policy's targets and blocks: read from its own object, written to its own slot.
+  pg::model::parallelFor(
+      pg::model::workersFor(options.jobs, model.policies.size(), kParallelMinItems),
+      model.policies.size(), [&](std::size_t i, unsigned) {
+        Policy& p = model.policies[i];
+        readTargets(p, resolver, store);
+        switch (p.profile->family) {
+          case Family::GatewayApi:
+            gatewayapi::readBlocks(p);
+            break;
+          case Family::Kuadrant:
+            kuadrant::readBlocks(p);
+            break;
+          case Family::EnvoyGateway:
+            envoygateway::readBlocks(p);
+            break;
+        }
+      });
   model.indexAttachments();
   FamilyContext context{store, topology, model, options};
   gatewayapi::writeStatus(context);
