@@ -1,9 +1,11 @@
 #include "rules/engine.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "lib/config/glob.h"
+#include "lib/model/parallel.h"
 #include "rules/rule.h"
 #include "rules/rule_pages.h"
 
@@ -108,8 +110,8 @@ std::vector<std::string> parseIgnoreAnnotation(std::string_view value) {
 
 RuleRun runRules(const analysis::Analysis& analysis, const std::set<std::string>& baseline) {
   RuleRun run;
-  std::vector<model::Finding> all;
-  SharedViews shared;
+  // The enabled rules with their configured severities, in ID order.
+  std::vector<std::pair<const Rule*, model::RuleInfo>> enabled;
   for (const Rule& rule : registry()) {
     model::RuleInfo info = rule.info;
     auto setting = analysis.config.rules.find(info.id);
@@ -117,9 +119,24 @@ RuleRun runRules(const analysis::Analysis& analysis, const std::set<std::string>
       if (setting->second.off) continue;
       if (setting->second.severity) info.severity = *setting->second.severity;
     }
-    Context context(analysis, info, all, &shared);
-    rule.check(context);
+    enabled.emplace_back(&rule, std::move(info));
   }
+  // Rules only read the analysis (and the views they share), so they run on the analysis's
+  // threads, each into findings of its own; joined in ID order, the findings are the same
+  // whatever the number of threads.
+  std::vector<std::vector<model::Finding>> found(enabled.size());
+  SharedViews shared;
+  model::parallelFor(model::workersFor(analysis.jobs, enabled.size()), enabled.size(),
+                     [&](std::size_t i, unsigned) {
+                       Context context(analysis, enabled[i].second, found[i], &shared);
+                       enabled[i].first->check(context);
+                     });
+  std::size_t count = 0;
+  for (const std::vector<model::Finding>& f : found) count += f.size();
+  std::vector<model::Finding> all;
+  all.reserve(count);
+  for (std::vector<model::Finding>& f : found)
+    all.insert(all.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
   for (model::Finding& f : all) {
     f.fingerprint = model::fingerprintOf(f);
     if (suppressedByAnnotation(f) || suppressedByConfig(analysis.config, f)) {

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -17,20 +18,34 @@ namespace pg::rules {
 
 // Views several rules derive from the same analysis (a policy's reach across every object,
 // the drift of the snapshot folder), computed by the first rule that asks and kept for the
-// rest of the run, so that no rule repeats another's work or I/O.
+// rest of the run, so that no rule repeats another's work or I/O. Rules run on several
+// threads: a view is built once even when two rules ask for it at the same time (the second
+// waits for the first), and is never changed after.
 class SharedViews {
  public:
   // The view `key` names (the address of a static object beside the function that builds
   // it), built by `make` the first time.
   template <typename T, typename Make>
   const T& get(const void* key, Make make) {
-    auto it = views_.find(key);
-    if (it == views_.end()) it = views_.emplace(key, std::make_shared<T>(make())).first;
-    return *static_cast<const T*>(it->second.get());
+    View* view = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::unique_ptr<View>& slot = views_[key];
+      if (!slot) slot = std::make_unique<View>();
+      view = slot.get();
+    }
+    // A `make` that throws leaves the view unbuilt; the next rule that asks tries again.
+    std::call_once(view->once, [&] { view->value = std::make_shared<T>(make()); });
+    return *static_cast<const T*>(view->value.get());
   }
 
  private:
-  std::unordered_map<const void*, std::shared_ptr<void>> views_;
+  struct View {
+    std::once_flag once;
+    std::shared_ptr<void> value;
+  };
+  std::mutex mutex_;
+  std::unordered_map<const void*, std::unique_ptr<View>> views_;
 };
 
 class Context {

@@ -1,5 +1,7 @@
 #include "lib/analysis/analysis.h"
 
+#include <algorithm>
+
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
 
@@ -10,6 +12,7 @@ namespace fs = std::filesystem;
 Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
   Analysis a;
   a.root = inputs.root;
+  a.jobs = std::max(1u, inputs.jobs);
   std::vector<load::SourceEntry> sources =
       revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
                : load::collectSources(inputs.paths, inputs.root, config, a.problems);
@@ -19,8 +22,10 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   // Walk problems come first in discovery order; file problems in file order.
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   a.store = model::Store(config.defaultNamespace);
-  a.store.build(std::move(loaded.resources));
-  a.topology = graph::buildTopology(a.store, inputs.topology);
+  a.store.build(std::move(loaded.resources), inputs.jobs);
+  graph::TopologyOptions topologyOptions = inputs.topology;
+  topologyOptions.jobs = inputs.jobs;
+  a.topology = graph::buildTopology(a.store, topologyOptions);
   policy::PolicyOptions policyOptions = inputs.policy;
   policyOptions.jobs = inputs.jobs;
   a.policies = policy::simulate(a.store, a.topology, config, policyOptions);

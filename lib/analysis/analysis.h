@@ -41,6 +41,9 @@ struct Analysis {
   model::Store store;
   graph::Topology topology;
   policy::PolicyModel policies;
+  // The threads the stages ran on (`Inputs::jobs`); later stages (the rule engine) use as
+  // many. Results never depend on it.
+  unsigned jobs = 1;
 };
 
 // Throws load::InputError when a path names nothing.

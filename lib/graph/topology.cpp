@@ -2,14 +2,19 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <tuple>
 
 #include "lib/graph/gateways.h"
 #include "lib/graph/hostname.h"
+#include "lib/model/parallel.h"
 
 namespace pg::graph {
 
 namespace {
+
+// Below this many routes the topology is built on one thread: threads cost more than they save.
+constexpr std::size_t kParallelMinRoutes = 64;
 
 constexpr std::array<std::pair<RouteKind, std::string_view>, 5> kRouteKinds{{
     {RouteKind::HTTP, "HTTPRoute"},
@@ -154,10 +159,10 @@ std::string describeListener(const Listener& l) {
 }
 
 void attachToGateway(RouteParent& parent, Route& route, const model::Store& store) {
-  Gateway& gateway = const_cast<Gateway&>(*parent.gateway);
+  const Gateway& gateway = *parent.gateway;
   const model::Resource& r = *route.resource;
-  std::vector<Listener*> candidates;
-  for (Listener& l : gateway.listeners) {
+  std::vector<const Listener*> candidates;
+  for (const Listener& l : gateway.listeners) {
     if (!parent.ref.sectionName.empty() && l.name != parent.ref.sectionName) continue;
     if (parent.ref.port && l.port != *parent.ref.port) continue;
     candidates.push_back(&l);
@@ -172,8 +177,7 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
     return;
   }
   bool anyAllowed = false;
-  std::vector<Listener*> admitting;  // by AllowedRoutes: what attachedRoutes counts
-  for (Listener* l : candidates) {
+  for (const Listener* l : candidates) {
     if (!namespaceAdmitted(*l, r, store)) {
       parent.rejections.push_back({l, "NotAllowedByListeners",
                                    describeListener(*l) + " does not admit routes from namespace " +
@@ -192,14 +196,9 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
                                    describeListener(*l) + " shares no hostname with the route"});
       continue;
     }
-    admitting.push_back(l);
+    // By ParentRefs, AllowedRoutes and hostnames: what attachedRoutes counts (countAttached).
     parent.listeners.push_back(l);
   }
-  // A route counts on every listener it attaches to by ParentRefs, AllowedRoutes and
-  // hostnames, even when the listener or the route's rules are invalid (ListenerStatus:
-  // "a Route is still attached even if the Route fails to be programmed"; the conformance test
-  // GatewayWithAttachedRoutes leaves out a route whose hostname matches no listener).
-  for (Listener* l : admitting) ++l->attachedRoutes;
   if (parent.listeners.empty()) {
     if (!anyAllowed) {
       parent.conditions.push_back(makeCondition("Accepted", false, "NotAllowedByListeners",
@@ -277,6 +276,18 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
     }
     addResolvedRefs(parent, route);
   }
+}
+
+// A route counts on every listener it attaches to by ParentRefs, AllowedRoutes and
+// hostnames, even when the listener or the route's rules are invalid (ListenerStatus:
+// "a Route is still attached even if the Route fails to be programmed"; the conformance test
+// GatewayWithAttachedRoutes leaves out a route whose hostname matches no listener). Counted
+// after every route is built, so that routes are built without writing to shared listeners.
+void countAttached(Topology& topology) {
+  for (const Route& route : topology.routes)
+    for (const RouteParent& parent : route.parents)
+      for (const Listener* l : parent.listeners)
+        ++const_cast<Listener*>(l)->attachedRoutes;  // the topology is ours to write
 }
 
 }  // namespace
@@ -372,18 +383,27 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
     set.resource = sets[i];
     buildListenerSet(set, topology.gateways, store, grants);
   }
-  std::size_t routeCount = 0;
-  for (auto [kind, name] : kRouteKinds) routeCount += store.ofKind(kGatewayGroup, name).size();
-  topology.routes.reserve(routeCount);
-  for (const model::Resource& r : store.all()) {
-    if (r.group != kGatewayGroup) continue;
-    std::optional<RouteKind> kind = routeKindOf(r.kind);
-    if (!kind || store.find(r.group, r.kind, r.namespace_, r.name) != &r) continue;
-    Route& route = topology.routes.emplace_back();
-    route.resource = &r;
-    route.kind = *kind;
-    buildRoute(route, topology, store, grants);
+  // Routes in Store order: the indexed objects of each route kind (a duplicate is not
+  // indexed), merged by their place in the Store.
+  std::vector<std::pair<const model::Resource*, RouteKind>> found;
+  for (auto [kind, name] : kRouteKinds)
+    for (const model::Resource* r : store.ofKind(name))
+      if (r->group == kGatewayGroup) found.emplace_back(r, kind);
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+    return std::less<const model::Resource*>()(a.first, b.first);
+  });
+  topology.routes.resize(found.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    topology.routes[i].resource = found[i].first;
+    topology.routes[i].kind = found[i].second;
   }
+  // Each route reads the Store and the Gateways and writes only itself: built on `jobs`
+  // threads, in place.
+  model::parallelFor(model::workersFor(options.jobs, topology.routes.size(), kParallelMinRoutes),
+                     topology.routes.size(), [&](std::size_t i, unsigned) {
+                       buildRoute(topology.routes[i], topology, store, grants);
+                     });
+  countAttached(topology);
   return topology;
 }
 

@@ -164,6 +164,9 @@ struct TopologyOptions {
   std::string controllerName;
   // The controller that writes the status of mesh (GAMMA) routes.
   std::string meshControllerName = "policygraph.dev/mesh";
+  // Threads that build routes (each route is built alone); the topology is the same
+  // whatever the number.
+  unsigned jobs = 1;
 };
 
 class Topology {

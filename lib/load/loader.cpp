@@ -4,14 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 #include "lib/load/encoding.h"
+#include "lib/model/parallel.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::load {
@@ -356,30 +353,10 @@ FileResult loadText(std::string path, std::string text, const config::Limits& li
 LoadResult loadSources(const std::vector<SourceEntry>& sources, const config::Limits& limits,
                        const LoadOptions& options) {
   std::vector<FileResult> results(sources.size());
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failureMutex;
-  auto work = [&] {
-    try {
-      for (std::size_t i = next++; i < sources.size(); i = next++)
-        results[i] = loadEntry(sources[i], limits, options.stdinText);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(failureMutex);
-      if (!failure) failure = std::current_exception();
-      next = sources.size();
-    }
-  };
-  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, sources.size()));
-  if (jobs == 1) {
-    work();
-  } else {
-    std::vector<std::thread> threads;
-    threads.reserve(jobs - 1);
-    for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(work);
-    work();
-    for (std::thread& t : threads) t.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  model::parallelFor(model::workersFor(options.jobs, sources.size()), sources.size(),
+                     [&](std::size_t i, unsigned) {
+                       results[i] = loadEntry(sources[i], limits, options.stdinText);
+                     });
   LoadResult out;
   out.files.reserve(results.size());
   std::size_t resources = 0;

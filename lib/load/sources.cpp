@@ -78,8 +78,9 @@ class Walker {
       return;
     }
     const bool isLink = S_ISLNK(lst.st_mode);
-    struct stat st;
-    if (::stat(entry.c_str(), &st) != 0) {
+    // Only a link needs a second look: for anything else lstat already said what stat would.
+    struct stat st = lst;
+    if (isLink && ::stat(entry.c_str(), &st) != 0) {
       if (errno == ELOOP) {
         problem(ProblemKind::SymlinkLoop, entry, "symlink resolves to itself in a loop");
         return;

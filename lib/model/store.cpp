@@ -4,6 +4,8 @@
 #include <cstring>
 #include <functional>
 
+#include "lib/model/parallel.h"
+
 namespace pg::model {
 
 Store::Store(std::string defaultNamespace)
@@ -17,9 +19,8 @@ std::size_t Store::PairHash::operator()(
 }
 
 bool Store::Identity::hasNul() const {
-  return std::any_of(parts.begin(), parts.end(), [](std::string_view p) {
-    return p.find('\0') != std::string_view::npos;
-  });
+  return std::any_of(parts.begin(), parts.end(),
+                     [](std::string_view p) { return p.find('\0') != std::string_view::npos; });
 }
 
 std::string Store::Identity::joined() const {
@@ -32,15 +33,23 @@ std::string Store::Identity::joined() const {
 
 // Identities with a NUL inside a part are hashed and compared joined: only they can join to
 // the same bytes as an identity cut differently (and then both have one).
+Store::Identity::Identity(std::string_view group, std::string_view kind,
+                          std::string_view namespace_, std::string_view name)
+    : parts{group, kind, namespace_, name}, hash(0) {
+  if (hasNul()) {
+    hash = std::hash<std::string>()(joined());
+    return;
+  }
+  for (std::string_view p : parts)
+    hash ^= std::hash<std::string_view>()(p) + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
+}
+
 std::size_t Store::IdentityHash::operator()(const Identity& id) const {
-  if (id.hasNul()) return std::hash<std::string>()(id.joined());
-  std::size_t h = 0;
-  for (std::string_view p : id.parts)
-    h ^= std::hash<std::string_view>()(p) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h;
+  return id.hash;
 }
 
 bool Store::IdentityEqual::operator()(const Identity& a, const Identity& b) const {
+  if (a.hash != b.hash) return false;
   if (a.parts == b.parts) return true;
   return a.hasNul() && b.hasNul() && a.joined() == b.joined();
 }
@@ -51,7 +60,7 @@ bool Store::isClusterScoped(std::string_view group, std::string_view kind) const
                      [&](const auto& c) { return c.first == group && c.second == kind; });
 }
 
-void Store::build(std::vector<Resource> resources) {
+void Store::build(std::vector<Resource> resources, unsigned jobs) {
   resources_ = std::move(resources);
   for (const Resource& r : resources_) {
     if (r.kind != "CustomResourceDefinition" || r.group != "apiextensions.k8s.io") continue;
@@ -59,15 +68,25 @@ void Store::build(std::vector<Resource> resources) {
     if (spec.get("scope").str() == "Cluster")
       clusterScopedCrds_.emplace_back(spec.get("group").str(), spec.get("names").get("kind").str());
   }
-  byKey_.reserve(resources_.size());
-  indexed_.reserve(resources_.size());
-  for (Resource& r : resources_) {
+  // Each object's namespace, identity (with its hash) and labels, in its own slot.
+  const std::size_t n = resources_.size();
+  std::vector<Identity> keys(n, Identity({}, {}, {}, {}));
+  std::vector<yaml::NodeRef> labels(n);
+  parallelFor(workersFor(jobs, n, 1024), n, [&](std::size_t i, unsigned) {
+    Resource& r = resources_[i];
     if (isClusterScoped(r.group, r.kind)) {
       r.namespace_ = {};
     } else if (!r.namespaceWritten || r.namespace_.empty()) {
       r.namespace_ = *defaultNamespace_;
     }
-    auto [it, inserted] = byKey_.emplace(Identity{{r.group, r.kind, r.namespace_, r.name}}, &r);
+    keys[i] = Identity(r.group, r.kind, r.namespace_, r.name);
+    labels[i] = r.labels();
+  });
+  byKey_.reserve(n);
+  indexed_.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Resource& r = resources_[i];
+    auto [it, inserted] = byKey_.emplace(keys[i], &r);
     if (!inserted) {
       duplicates_.push_back({it->second, &r});
       continue;
@@ -75,7 +94,7 @@ void Store::build(std::vector<Resource> resources) {
     indexed_.push_back(&r);
     byKind_[r.kind].push_back(&r);
     if (!r.namespace_.empty()) byNamespace_[r.namespace_].push_back(&r);
-    for (auto [k, v] : r.labels().entries()) byLabel_[{k.str(), v.str()}].push_back(&r);
+    for (auto [k, v] : labels[i].entries()) byLabel_[{k.str(), v.str()}].push_back(&r);
   }
 }
 
@@ -95,7 +114,7 @@ std::vector<const Resource*> Store::ofKind(std::string_view group, std::string_v
 const Resource* Store::find(std::string_view group, std::string_view kind,
                             std::string_view namespace_, std::string_view name) const {
   if (isClusterScoped(group, kind)) namespace_ = {};
-  auto it = byKey_.find(Identity{{group, kind, namespace_, name}});
+  auto it = byKey_.find(Identity(group, kind, namespace_, name));
   return it == byKey_.end() ? nullptr : it->second;
 }
 

@@ -29,8 +29,10 @@ class Store {
   Store& operator=(Store&&) = default;
 
   // Adds objects in file order, then resolves namespaces (CustomResourceDefinitions in the
-  // input declare which kinds are cluster-scoped) and builds the indexes.
-  void build(std::vector<Resource> resources);
+  // input declare which kinds are cluster-scoped) and builds the indexes. What each object
+  // needs alone (its namespace, identity and labels) is worked out on `jobs` threads; the
+  // indexes are filled on one, in file order.
+  void build(std::vector<Resource> resources, unsigned jobs = 1);
 
   const std::vector<Resource>& all() const { return resources_; }
   std::size_t size() const { return resources_.size(); }
@@ -61,7 +63,10 @@ class Store {
   // one up allocates nothing. Identities are the same when group, kind, namespace and name
   // joined by NULs are: a name may hold a NUL of its own.
   struct Identity {
+    Identity(std::string_view group, std::string_view kind, std::string_view namespace_,
+             std::string_view name);
     std::array<std::string_view, 4> parts;  // group, kind, namespace, name
+    std::size_t hash;                       // computed once, by the constructor
     bool hasNul() const;
     std::string joined() const;
   };

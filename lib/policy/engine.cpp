@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <thread>
 
+#include "lib/model/parallel.h"
 #include "lib/policy/family.h"
 
 namespace pg::policy {
@@ -325,20 +325,24 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
     p.creationTimestamp = r.metadata().get("creationTimestamp").str();
     model.policies.push_back(std::move(p));
   }
-  for (Policy& p : model.policies) {
-    readTargets(p, resolver, store);
-    switch (p.profile->family) {
-      case Family::GatewayApi:
-        gatewayapi::readBlocks(p);
-        break;
-      case Family::Kuadrant:
-        kuadrant::readBlocks(p);
-        break;
-      case Family::EnvoyGateway:
-        envoygateway::readBlocks(p);
-        break;
-    }
-  }
+  // Each policy's targets and blocks: read from its own object, written to its own slot.
+  pg::model::parallelFor(
+      pg::model::workersFor(options.jobs, model.policies.size(), kParallelMinItems),
+      model.policies.size(), [&](std::size_t i, unsigned) {
+        Policy& p = model.policies[i];
+        readTargets(p, resolver, store);
+        switch (p.profile->family) {
+          case Family::GatewayApi:
+            gatewayapi::readBlocks(p);
+            break;
+          case Family::Kuadrant:
+            kuadrant::readBlocks(p);
+            break;
+          case Family::EnvoyGateway:
+            envoygateway::readBlocks(p);
+            break;
+        }
+      });
   model.indexAttachments();
   FamilyContext context{store, topology, model, options};
   gatewayapi::writeStatus(context);
@@ -361,21 +365,14 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
   // The effective policies of every reached object: independent of each other and reading
   // only what is built above, so they are computed on `jobs` threads, each filling its own
   // slots (the result does not depend on the number of jobs).
-  std::vector<const model::Resource*> reached = reachedObjects(model, topology, store);
+  std::vector<const model::Resource*> reached =
+      reachedObjects(model, topology, store, options.jobs);
   model.effective.resize(reached.size());
-  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, 64));
-  auto work = [&](std::size_t first, std::size_t step) {
-    for (std::size_t i = first; i < reached.size(); i += step)
-      model.effective[i] = {reached[i], effectiveOn(model, topology, store, *reached[i])};
-  };
-  if (jobs == 1 || reached.size() < 64) {
-    work(0, 1);
-  } else {
-    std::vector<std::thread> threads;
-    for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(work, j, jobs);
-    work(0, jobs);
-    for (std::thread& t : threads) t.join();
-  }
+  pg::model::parallelFor(
+      pg::model::workersFor(options.jobs, reached.size(), kParallelMinItems), reached.size(),
+      [&](std::size_t i, unsigned) {
+        model.effective[i] = {reached[i], effectiveOn(model, topology, store, *reached[i])};
+      });
   return model;
 }
 
@@ -564,26 +561,28 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
 
 std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
                                                    const graph::Topology& topology,
-                                                   const model::Store& store) {
+                                                   const model::Store& store, unsigned jobs) {
   std::set<const model::Resource*> reached;
   for (const Policy& p : model.policies)
     for (const Target& t : p.targets)
       if (t.attached()) reached.insert(t.resource);
   // Inherited policies reach every route below their target: one walk over the routes,
-  // whatever the number of policies.
+  // whatever the number of policies; each route is judged on its own, on `jobs` threads.
   PathBuilder builder(model, store);
-  for (const graph::Route& r : topology.routes) {
-    bool below = false;
-    for (const Path& path : builder.routePaths(r, {})) {
-      for (const Step& s : path) {
-        for (const Policy* p : model.attachedAll(*s.object, s.section))
-          below = below || p->profile->policyClass == PolicyClass::Inherited;
-        if (below) break;
-      }
-      if (below) break;
-    }
-    if (below) reached.insert(r.resource);
-  }
+  const std::vector<graph::Route>& routes = topology.routes;
+  std::vector<char> below(routes.size(), 0);
+  pg::model::parallelFor(pg::model::workersFor(jobs, routes.size(), kParallelMinItems),
+                         routes.size(), [&](std::size_t i, unsigned) {
+                           for (const Path& path : builder.routePaths(routes[i], {}))
+                             for (const Step& s : path)
+                               for (const Policy* p : model.attachedAll(*s.object, s.section))
+                                 if (p->profile->policyClass == PolicyClass::Inherited) {
+                                   below[i] = 1;
+                                   return;
+                                 }
+                         });
+  for (std::size_t i = 0; i < routes.size(); ++i)
+    if (below[i]) reached.insert(routes[i].resource);
   std::vector<const model::Resource*> out;
   for (const model::Resource& r : store.all())
     if (reached.count(&r)) out.push_back(&r);

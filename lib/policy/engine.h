@@ -93,7 +93,7 @@ struct PolicyModel {
 
 struct PolicyOptions {
   std::string controllerName;  // written in ancestors[]; empty: each family's own
-  unsigned jobs = 1;           // threads for the effective policies of reached objects
+  unsigned jobs = 1;           // threads for per-route and per-object work
 };
 
 // `topology` is taken by reference because route conditions are folded into it: the policy
@@ -120,9 +120,10 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
 // a policy of the kind is attached to.
 Path visiblePath(const PolicyModel& model, const Profile& profile, const Path& path);
 
-// Every object some policy reaches (targets and what lies below them), in Store order.
+// Every object some policy reaches (targets and what lies below them), in Store order; the
+// routes are judged on `jobs` threads.
 std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
                                                    const graph::Topology& topology,
-                                                   const model::Store& store);
+                                                   const model::Store& store, unsigned jobs = 1);
 
 }  // namespace pg::policy

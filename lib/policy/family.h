@@ -9,6 +9,10 @@
 
 namespace pg::policy {
 
+// Below this many items (routes, objects) the policy stage works on one thread: threads cost
+// more than they save.
+inline constexpr std::size_t kParallelMinItems = 64;
+
 // A policy attached at one step of a path.
 struct Contribution {
   const Policy* policy = nullptr;

@@ -256,6 +256,7 @@ class Bench {
     const int repeat = options_.repeat;
     StageTimes t;
     inputs_.jobs = jobs;
+    inputs_.topology.jobs = jobs;  // analyze() sets it from inputs_.jobs; the stages below need it
 
     // collect + load + parse, as analysis::analyze does before it builds the Store.
     std::optional<load::LoadResult> loaded;
@@ -287,7 +288,7 @@ class Bench {
           store.emplace(config_.defaultNamespace);
           resources = loaded->resources;
         },
-        [&] { store->build(std::move(resources)); });
+        [&] { store->build(std::move(resources), jobs); });
     facts.objects = store->size();
 
     analysis::Analysis analysis;
@@ -296,6 +297,7 @@ class Bench {
     analysis.files = std::move(loaded->files);
     analysis.problems = std::move(problems);
     analysis.store = std::move(*store);
+    analysis.jobs = jobs;
     loaded.reset();
 
     // The topology points into the Store, so it is built where the Analysis keeps it.

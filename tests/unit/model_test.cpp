@@ -1,6 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "lib/load/loader.h"
+#include "lib/model/parallel.h"
 #include "lib/model/selector.h"
 #include "lib/model/store.h"
 #include "lib/yaml/parser.h"
@@ -131,4 +137,44 @@ TEST_CASE("locations point at fields: the key to the end of the value") {
   CHECK(at.end.column == 12);
   model::Location missing = r.locateField(r.metadata(), "namespace");
   CHECK(missing.start.line == 4);  // the mapping itself
+}
+
+TEST_CASE("parallelFor: every item once, on at most the threads asked for") {
+  CHECK(model::workersFor(4, 1000) == 4);
+  CHECK(model::workersFor(4, 3) == 3);
+  CHECK(model::workersFor(0, 1000) == 1);
+  CHECK(model::workersFor(4, 1) == 1);
+  CHECK(model::workersFor(4, 63, 64) == 1);
+  CHECK(model::workersFor(4, 64, 64) == 4);
+  for (unsigned workers : {1u, 2u, 7u}) {
+    CAPTURE(workers);
+    std::vector<int> seen(5000, 0);
+    std::vector<std::vector<std::size_t>> byWorker(workers);
+    model::parallelFor(workers, seen.size(), [&](std::size_t i, unsigned worker) {
+      ++seen[i];
+      byWorker.at(worker).push_back(i);
+    });
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+    std::size_t total = 0;
+    for (const auto& items : byWorker) {
+      total += items.size();
+      CHECK(std::is_sorted(items.begin(), items.end()));  // handed out in index order
+    }
+    CHECK(total == seen.size());
+  }
+}
+
+TEST_CASE("parallelFor: the lowest failing item's exception, whatever the threads") {
+  for (unsigned workers : {1u, 2u, 5u}) {
+    CAPTURE(workers);
+    std::string message;
+    try {
+      model::parallelFor(workers, 3000, [](std::size_t i, unsigned) {
+        if (i == 1234 || i == 2900) throw std::runtime_error("item " + std::to_string(i));
+      });
+    } catch (const std::runtime_error& e) {
+      message = e.what();
+    }
+    CHECK(message == "item 1234");
+  }
 }

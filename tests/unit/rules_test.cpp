@@ -1,6 +1,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "lib/analysis/analysis.h"
 #include "rules/engine.h"
@@ -137,4 +142,72 @@ TEST_CASE("unknown rule IDs in the config are IN114 at the config entry") {
   REQUIRE(ids(run) == std::vector<std::string>{"IN114"});
   CHECK(run.findings[0].location.path == ".policygraph.yaml");
   CHECK(run.findings[0].location.start.line == 3);
+}
+
+TEST_CASE("a shared view is built once when rules on several threads ask at the same time") {
+  rules::SharedViews shared;
+  static const char key = 0, other = 0;
+  std::atomic<int> built{0};
+  std::vector<const std::vector<int>*> got(8);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < got.size(); ++t)
+    threads.emplace_back([&, t] {
+      got[t] = &shared.get<std::vector<int>>(&key, [&] {
+        ++built;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return std::vector<int>{1, 2, 3};
+      });
+    });
+  for (std::thread& t : threads) t.join();
+  CHECK(built == 1);
+  for (const auto* v : got) CHECK(v == got[0]);
+  CHECK(*got[0] == std::vector<int>{1, 2, 3});
+  CHECK(shared.get<int>(&other, [] { return 7; }) == 7);
+  CHECK(&shared.get<std::vector<int>>(&key, [] { return std::vector<int>{}; }) == got[0]);
+}
+
+TEST_CASE("findings are the same whatever the number of threads the rules run on") {
+  testing::TestFolder dir;
+  dir.write("a.yaml", kDuplicate);
+  dir.write("b.yaml", kDuplicate);
+  dir.write("broken.yaml", "apiVersion: v1\nkind: [\n");
+  for (int i = 0; i < 12; ++i) {
+    std::string n = std::to_string(i);
+    dir.write("route" + n + ".yaml",
+              "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n"
+              "  name: r" +
+                  n +
+                  "\n  namespace: shop\n"
+                  "  annotations: {policygraph.dev/ignore: XX" +
+                  n +
+                  "}\n"
+                  "spec:\n  parentRefs: [{name: missing" +
+                  n +
+                  "}]\n"
+                  "  rules: [{backendRefs: [{name: nowhere, port: 80}]}]\n"
+                  "---\napiVersion: gateway.networking.k8s.io/v1alpha3\nkind: BackendTLSPolicy\n"
+                  "metadata: {name: p" +
+                  n +
+                  ", namespace: shop}\n"
+                  "spec:\n  targetRefs: [{group: '', kind: Service, name: absent" +
+                  n + "}]\n");
+  }
+  analysis::Analysis a = analyzeFolder(dir);
+  auto describe = [](const rules::RuleRun& run) {
+    std::string out;
+    for (const auto& f : run.findings)
+      out += f.ruleId + " " + f.location.path + ":" + std::to_string(f.location.start.line) + " " +
+             f.fingerprint + " " + f.message + "\n";
+    return out + std::to_string(run.suppressed) + " suppressed\n";
+  };
+  a.jobs = 1;
+  rules::RuleRun one = rules::runRules(a);
+  std::set<std::string> distinct;
+  for (const auto& f : one.findings) distinct.insert(f.ruleId);
+  CAPTURE(describe(one));
+  CHECK(distinct.size() >= 4);
+  for (unsigned jobs : {2u, 3u, 8u}) {
+    a.jobs = jobs;
+    CHECK(describe(rules::runRules(a)) == describe(one));
+  }
 }

@@ -9,8 +9,10 @@
 // there or was overridden by someone.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "lib/model/parallel.h"
 #include "lib/policy/kuadrant/kuadrant.h"
 
 namespace pg::policy::kuadrant {
@@ -107,51 +109,87 @@ bool affectable(Level level) {
          level == Level::Route || level == Level::RouteRule;
 }
 
-void writeEnforced(FamilyContext& context, const Profile& profile) {
-  PolicyModel& model = context.model;
+// What the routes say about the policies of one kind: unions, so the tallies of routes
+// taken in any order and split in any way merge into the same.
+struct Tally {
+  explicit Tally(std::size_t objects) : affected(objects) {}
+
   std::map<const Policy*, Outcome> outcomes;
-  std::map<const model::Resource*, std::set<std::string>> affected;
-  for (const graph::Route& route : context.topology.routes) {
-    if (!profile.allowsTarget(route.resource->kind)) continue;
-    for (const Path& path : trafficPaths(context, profile, route)) {
-      std::vector<Contribution> contributions = contributionsAlong(model, profile, path);
-      if (contributions.empty()) continue;
-      Effective e = effective(profile, path, contributions);
-      std::set<const Policy*> seen;
-      for (const Contribution& c : contributions) {
-        if (!usable(*c.policy) || !seen.insert(c.policy).second) continue;
-        Outcome& o = outcomes[c.policy];
-        o.reached = true;
-        bool keptHere = false;
-        for (const Block& b : c.policy->blocks) {
-          for (const NamedRule& r : rulesOf(profile, b.node)) {
-            std::string name = ruleName(profile, r.id);
-            const Value* v = lookup(e.value, r.id);
-            if (v && v->isNode() && v->origin.policy == c.policy) {
-              o.kept.insert(name);
-              keptHere = true;
-              continue;
-            }
-            std::string field = fieldOf(r.id);
-            bool overridden = false;
-            for (const Overridden& lost : e.overridden)
-              if (lost.policy == c.policy && lost.field == field && lost.by) {
-                o.by.insert(lost.by->key());
-                overridden = true;
-              }
-            // Not overridden and absent: its block's constraint did not hold on this path.
-            if (!overridden && constraintWhen(b.node))
-              o.unmet.insert(name);
-            else
-              o.lost.insert(name);
+  // By the object's index in the Store: the policies that affect it, each once.
+  std::vector<std::vector<const Policy*>> affected;
+
+  void merge(Tally&& other) {
+    for (auto& [policy, theirs] : other.outcomes) {
+      Outcome& o = outcomes[policy];
+      o.reached = o.reached || theirs.reached;
+      o.kept.merge(theirs.kept);
+      o.lost.merge(theirs.lost);
+      o.by.merge(theirs.by);
+      o.unmet.merge(theirs.unmet);
+    }
+  }
+};
+
+void tallyRoute(const FamilyContext& context, const Profile& profile, const graph::Route& route,
+                Tally& tally) {
+  if (!profile.allowsTarget(route.resource->kind)) return;
+  for (const Path& path : trafficPaths(context, profile, route)) {
+    std::vector<Contribution> contributions = contributionsAlong(context.model, profile, path);
+    if (contributions.empty()) continue;
+    Effective e = effective(profile, path, contributions);
+    std::set<const Policy*> seen;
+    for (const Contribution& c : contributions) {
+      if (!usable(*c.policy) || !seen.insert(c.policy).second) continue;
+      Outcome& o = tally.outcomes[c.policy];
+      o.reached = true;
+      bool keptHere = false;
+      for (const Block& b : c.policy->blocks) {
+        for (const NamedRule& r : rulesOf(profile, b.node)) {
+          std::string name = ruleName(profile, r.id);
+          const Value* v = lookup(e.value, r.id);
+          if (v && v->isNode() && v->origin.policy == c.policy) {
+            o.kept.insert(name);
+            keptHere = true;
+            continue;
           }
+          std::string field = fieldOf(r.id);
+          bool overridden = false;
+          for (const Overridden& lost : e.overridden)
+            if (lost.policy == c.policy && lost.field == field && lost.by) {
+              o.by.insert(lost.by->key());
+              overridden = true;
+            }
+          // Not overridden and absent: its block's constraint did not hold on this path.
+          if (!overridden && constraintWhen(b.node))
+            o.unmet.insert(name);
+          else
+            o.lost.insert(name);
         }
-        if (!keptHere) continue;
-        for (std::size_t i = c.step; i < path.size(); ++i)
-          if (affectable(path[i].level)) affected[path[i].object].insert(c.policy->key());
+      }
+      if (!keptHere) continue;
+      for (std::size_t i = c.step; i < path.size(); ++i) {
+        auto object = static_cast<std::size_t>(path[i].object - context.store.all().data());
+        if (!affectable(path[i].level) || object >= tally.affected.size()) continue;
+        std::vector<const Policy*>& by = tally.affected[object];
+        if (std::find(by.begin(), by.end(), c.policy) == by.end()) by.push_back(c.policy);
       }
     }
   }
+}
+
+void writeEnforced(FamilyContext& context, const Profile& profile) {
+  PolicyModel& model = context.model;
+  // Routes are independent here (each reads the attachments, writes only its tally): they
+  // are tallied on `jobs` threads, a tally per thread, merged after.
+  const std::vector<graph::Route>& routes = context.topology.routes;
+  const std::vector<model::Resource>& objects = context.store.all();
+  unsigned workers = pg::model::workersFor(context.options.jobs, routes.size(), kParallelMinItems);
+  std::vector<Tally> tallies(workers, Tally(objects.size()));
+  pg::model::parallelFor(workers, routes.size(), [&](std::size_t i, unsigned worker) {
+    tallyRoute(context, profile, routes[i], tallies[worker]);
+  });
+  for (unsigned w = 1; w < workers; ++w) tallies[0].merge(std::move(tallies[w]));
+  std::map<const Policy*, Outcome>& outcomes = tallies[0].outcomes;
 
   for (Policy& p : model.policies) {
     if (p.profile != &profile || p.conditions.empty() || p.conditions.front().status != "True")
@@ -179,14 +217,22 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
     }
   }
 
-  for (const model::Resource& r : context.store.all()) {
-    auto it = affected.find(&r);
-    if (it == affected.end()) continue;
-    model.targetConditions.push_back(
-        {&r,
-         graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
-                              "Object affected by " + profile.kind + " " + bracketed(it->second))});
-  }
+  // The Affected condition of each object, from every thread's tally, built in the object's
+  // own slot and added in Store order.
+  std::vector<std::optional<graph::Condition>> affected(objects.size());
+  pg::model::parallelFor(
+      pg::model::workersFor(context.options.jobs, objects.size(), kParallelMinItems),
+      objects.size(), [&](std::size_t i, unsigned) {
+        std::set<std::string> keys;
+        for (const Tally& t : tallies)
+          for (const Policy* p : t.affected[i]) keys.insert(p->key());
+        if (keys.empty()) return;
+        affected[i] =
+            graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
+                                 "Object affected by " + profile.kind + " " + bracketed(keys));
+      });
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    if (affected[i]) model.targetConditions.push_back({&objects[i], std::move(*affected[i])});
 }
 
 }  // namespace

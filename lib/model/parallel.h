@@ -1,0 +1,74 @@
+// Work on `--jobs` threads: every stage that splits its work into independent items (files,
+// routes, objects, rules) hands them out here, so that the results never depend on the
+// number of threads or on their timing.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pg::model {
+
+// How many threads `parallelFor` uses for `n` items: `jobs` (at least 1, at most 64), but no
+// more than there are items, and one when there are fewer than `minItems` (threads cost more
+// than they save on small inputs).
+inline unsigned workersFor(unsigned jobs, std::size_t n, std::size_t minItems = 1) {
+  if (n < std::max<std::size_t>(minItems, 2)) return 1;
+  return static_cast<unsigned>(std::min<std::size_t>({std::max(1u, jobs), 64, n}));
+}
+
+// Calls `fn(i, worker)` for every i in [0, n) on `workers` threads (the calling thread is one
+// of them); `worker` < `workers` names the thread, for state a thread keeps of its own. Items
+// are handed out in index order, in small batches, so a slow item or a busy core does not
+// hold the others back. `fn` may only write what belongs to item `i` or to `worker`; whoever
+// merges per-worker state must do it so that the outcome does not depend on which worker saw
+// which item.
+//
+// When items throw, no further item starts and the exception of the lowest item is rethrown
+// once every thread has finished: the one a single thread would have stopped at.
+template <typename Fn>
+void parallelFor(unsigned workers, std::size_t n, Fn&& fn) {
+  if (n == 0) return;
+  workers = std::max(1u, workers);
+  if (workers == 1) {
+    for (std::size_t i = 0; i < n; ++i) fn(i, 0u);
+    return;
+  }
+  const std::size_t batch = std::clamp<std::size_t>(n / (std::size_t{workers} * 32), 1, 64);
+  std::atomic<std::size_t> next{0};
+  std::mutex failureMutex;
+  std::exception_ptr failure;
+  std::size_t failedAt = n;
+  auto work = [&](unsigned worker) {
+    for (;;) {
+      std::size_t first = next.fetch_add(batch, std::memory_order_relaxed);
+      if (first >= n) return;
+      std::size_t last = std::min(n, first + batch);
+      for (std::size_t i = first; i < last; ++i) {
+        try {
+          fn(i, worker);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(failureMutex);
+          if (i < failedAt) {
+            failedAt = i;
+            failure = std::current_exception();
+          }
+          next.store(n, std::memory_order_relaxed);
+          return;
+        }
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(workers - 1);
+  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, w);
+  work(0);
+  for (std::thread& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace pg::model
