@@ -231,6 +231,7 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
         return graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
                                     "Object affected by " + profile.kind + " " + bracketed(keys));
       });
+  model.targetConditions.reserve(model.targetConditions.size() + affected.size());
   for (auto& [i, condition] : affected)
     model.targetConditions.push_back({&objects[i], std::move(condition)});
 }
