@@ -9,6 +9,8 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pg::model {
@@ -69,6 +71,37 @@ void parallelFor(unsigned workers, std::size_t n, Fn&& fn) {
   work(0);
   for (std::thread& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
+}
+
+// Calls `fn(i)` for every i in [0, n) as parallelFor does; `fn` returns a std::optional.
+// Returns the values given, each with its item, in item order: what a single thread would
+// have collected, with no slot for the items that gave none.
+template <typename Fn>
+auto parallelCollect(unsigned workers, std::size_t n, Fn&& fn) {
+  using Value = typename std::invoke_result_t<Fn&, std::size_t>::value_type;
+  using Item = std::pair<std::size_t, Value>;
+  workers = std::max(1u, workers);
+  // Each thread takes its items in increasing order, so each list is sorted.
+  std::vector<std::vector<Item>> found(workers);
+  parallelFor(workers, n, [&](std::size_t i, unsigned worker) {
+    if (auto value = fn(i)) found[worker].emplace_back(i, std::move(*value));
+  });
+  if (workers == 1) return std::move(found[0]);
+  std::vector<Item> out;
+  std::size_t total = 0;
+  for (const std::vector<Item>& f : found) total += f.size();
+  out.reserve(total);
+  std::vector<std::size_t> next(workers, 0);
+  for (;;) {
+    unsigned best = workers;
+    for (unsigned w = 0; w < workers; ++w)
+      if (next[w] < found[w].size() &&
+          (best == workers || found[w][next[w]].first < found[best][next[best]].first))
+        best = w;
+    if (best == workers) break;
+    out.push_back(std::move(found[best][next[best]++]));
+  }
+  return out;
 }
 
 }  // namespace pg::model

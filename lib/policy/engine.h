@@ -74,8 +74,9 @@ struct PolicyModel {
   void indexAttachments();
 
   // The topology from the objects' side, so that no question about one object walks every
-  // route: the route of a route object, and the backendRefs naming an object.
-  void indexTopology(const graph::Topology& topology);
+  // route: the route of a route object, and the backendRefs naming an object (the two built
+  // side by side when `jobs` > 1).
+  void indexTopology(const graph::Topology& topology, unsigned jobs = 1);
   const graph::Route* routeOf(const model::Resource& resource) const;
   std::span<const BackendUse> usesOf(const model::Resource& backend) const;
 

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -176,5 +177,20 @@ TEST_CASE("parallelFor: the lowest failing item's exception, whatever the thread
       message = e.what();
     }
     CHECK(message == "item 1234");
+  }
+}
+
+TEST_CASE("parallelCollect: the values given, in item order, whatever the threads") {
+  for (unsigned workers : {1u, 2u, 3u, 8u}) {
+    CAPTURE(workers);
+    auto found = model::parallelCollect(workers, 10000, [](std::size_t i) -> std::optional<int> {
+      if (i % 7 != 3) return std::nullopt;
+      return static_cast<int>(i * 2);
+    });
+    REQUIRE(found.size() == 1429);
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      CHECK(found[k].first == k * 7 + 3);
+      CHECK(found[k].second == static_cast<int>(found[k].first * 2));
+    }
   }
 }

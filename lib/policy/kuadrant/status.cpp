@@ -184,7 +184,9 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
   const std::vector<graph::Route>& routes = context.topology.routes;
   const std::vector<model::Resource>& objects = context.store.all();
   unsigned workers = pg::model::workersFor(context.options.jobs, routes.size(), kParallelMinItems);
-  std::vector<Tally> tallies(workers, Tally(objects.size()));
+  std::vector<Tally> tallies;
+  tallies.reserve(workers);
+  for (unsigned w = 0; w < workers; ++w) tallies.emplace_back(objects.size());
   pg::model::parallelFor(workers, routes.size(), [&](std::size_t i, unsigned worker) {
     tallyRoute(context, profile, routes[i], tallies[worker]);
   });
@@ -217,22 +219,21 @@ void writeEnforced(FamilyContext& context, const Profile& profile) {
     }
   }
 
-  // The Affected condition of each object, from every thread's tally, built in the object's
-  // own slot and added in Store order.
-  std::vector<std::optional<graph::Condition>> affected(objects.size());
-  pg::model::parallelFor(
+  // The Affected condition of each object, from every thread's tally: built on the threads,
+  // added in Store order.
+  auto affected = pg::model::parallelCollect(
       pg::model::workersFor(context.options.jobs, objects.size(), kParallelMinItems),
-      objects.size(), [&](std::size_t i, unsigned) {
+      objects.size(), [&](std::size_t i) -> std::optional<graph::Condition> {
         std::set<std::string> keys;
         for (const Tally& t : tallies)
           for (const Policy* p : t.affected[i]) keys.insert(p->key());
-        if (keys.empty()) return;
-        affected[i] =
-            graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
-                                 "Object affected by " + profile.kind + " " + bracketed(keys));
+        if (keys.empty()) return std::nullopt;
+        return graph::makeCondition("kuadrant.io/" + profile.kind + "Affected", true, "Affected",
+                                    "Object affected by " + profile.kind + " " + bracketed(keys));
       });
-  for (std::size_t i = 0; i < objects.size(); ++i)
-    if (affected[i]) model.targetConditions.push_back({&objects[i], std::move(*affected[i])});
+  model.targetConditions.reserve(model.targetConditions.size() + affected.size());
+  for (auto& [i, condition] : affected)
+    model.targetConditions.push_back({&objects[i], std::move(condition)});
 }
 
 }  // namespace
