@@ -352,6 +352,7 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
         }
       });
   model.indexAttachments();
+  model.indexRoutePaths(topology, store, options.jobs);
   FamilyContext context{store, topology, model, options};
   gatewayapi::writeStatus(context);
   kuadrant::writeStatus(context);
@@ -386,6 +387,10 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
 
 namespace {
 
+// GatewayClass, Namespace, Gateway, Namespace, ListenerSet, Listener, Namespace, route,
+// rule: the longest path to a route rule, reserved so that paths grow without copying.
+constexpr std::size_t kStepsToRouteRule = 9;
+
 class PathBuilder {
  public:
   PathBuilder(const PolicyModel& model, const model::Store& store) : model_(model), store_(store) {}
@@ -400,6 +405,7 @@ class PathBuilder {
 
   Path gatewayPath(const graph::Gateway& g, std::string_view listener) const {
     Path path;
+    path.reserve(kStepsToRouteRule);
     const graph::Gateway& root = g.parent ? *g.parent : g;
     if (root.gatewayClass)
       path.push_back({Level::GatewayClass, root.gatewayClass, {}, nullptr, nullptr, nullptr});
@@ -414,7 +420,20 @@ class PathBuilder {
     return path;
   }
 
+  // The paths to `route` (to its rule `rule` when set), from the index when there is one.
   std::vector<Path> routePaths(const graph::Route& route, std::string_view rule) const {
+    const std::vector<Path>* indexed = model_.pathsOfRoute(route);
+    if (!indexed) return buildRoutePaths(route, rule);
+    std::vector<Path> out = *indexed;
+    if (!rule.empty())
+      for (Path& path : out) {
+        const Step& whole = path.back();
+        path.push_back({Level::RouteRule, route.resource, rule, nullptr, &route, whole.parent});
+      }
+    return out;
+  }
+
+  std::vector<Path> buildRoutePaths(const graph::Route& route, std::string_view rule) const {
     std::vector<Path> out;
     auto finish = [&](Path path, const graph::RouteParent* parent) {
       namespaceStep(path, *route.resource);
@@ -479,6 +498,25 @@ Effective effectiveFor(const Profile& profile, const Path& path,
 }
 
 }  // namespace
+
+void PolicyModel::indexRoutePaths(const graph::Topology& topology, const model::Store& store,
+                                  unsigned jobs) {
+  routePaths_.clear();
+  firstRoute_ = nullptr;
+  std::vector<std::vector<Path>> paths(topology.routes.size());
+  PathBuilder builder(*this, store);
+  pg::model::parallelFor(
+      pg::model::workersFor(jobs, paths.size(), kParallelMinItems), paths.size(),
+      [&](std::size_t i, unsigned) { paths[i] = builder.buildRoutePaths(topology.routes[i], {}); });
+  routePaths_ = std::move(paths);
+  firstRoute_ = topology.routes.data();
+}
+
+const std::vector<Path>* PolicyModel::pathsOfRoute(const graph::Route& route) const {
+  if (!firstRoute_ || &route < firstRoute_) return nullptr;
+  auto index = static_cast<std::size_t>(&route - firstRoute_);
+  return index < routePaths_.size() ? &routePaths_[index] : nullptr;
+}
 
 std::vector<Path> pathsTo(const PolicyModel& model, const graph::Topology& topology,
                           const model::Store& store, const model::Resource& target,
@@ -581,7 +619,10 @@ std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
   std::vector<char> below(routes.size(), 0);
   pg::model::parallelFor(pg::model::workersFor(jobs, routes.size(), kParallelMinItems),
                          routes.size(), [&](std::size_t i, unsigned) {
-                           for (const Path& path : builder.routePaths(routes[i], {}))
+                           const std::vector<Path>* indexed = model.pathsOfRoute(routes[i]);
+                           std::vector<Path> built;
+                           if (!indexed) built = builder.routePaths(routes[i], {});
+                           for (const Path& path : indexed ? *indexed : built)
                              for (const Step& s : path)
                                for (const Policy* p : model.attachedAll(*s.object, s.section))
                                  if (p->profile->policyClass == PolicyClass::Inherited) {

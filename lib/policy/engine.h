@@ -80,7 +80,18 @@ struct PolicyModel {
   const graph::Route* routeOf(const model::Resource& resource) const;
   std::span<const BackendUse> usesOf(const model::Resource& backend) const;
 
+  // Every hierarchy path to each route of `topology` (the whole route, no rule), built once
+  // on `jobs` threads: Kuadrant's enforcement, the reach of inherited policies and the
+  // effective policies all walk them. Route attachment must be final (the paths go through
+  // the listeners that accepted the route).
+  void indexRoutePaths(const graph::Topology& topology, const model::Store& store,
+                       unsigned jobs = 1);
+  // The indexed paths of `route`; nullptr when routes were not indexed.
+  const std::vector<Path>* pathsOfRoute(const graph::Route& route) const;
+
  private:
+  std::vector<std::vector<Path>> routePaths_;  // by index in the topology's routes
+  const graph::Route* firstRoute_ = nullptr;
   std::unordered_map<const model::Resource*, const graph::Route*> routes_;
   std::unordered_map<const model::Resource*, std::vector<BackendUse>> backendUses_;
   // The section is a view of the Target's sectionName: `policies` no longer changes once
