@@ -469,6 +469,58 @@ spec:
         "been overridden by [shop/route-auth]: authorization.allow");
 }
 
+TEST_CASE("kuadrant: every AuthPolicy section is read, in Authorino's order; others are not") {
+  std::string route = R"(---
+apiVersion: kuadrant.io/v1
+kind: AuthPolicy
+metadata:
+  name: route-auth
+  namespace: shop
+spec:
+  targetRef:
+    group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: route
+  patterns:
+    admin: [{selector: auth.identity.group, operator: eq, value: admin}]
+  rules:
+    callbacks:
+      audit: {http: {url: https://audit.example.com}}
+    response:
+      success:
+        filters:
+          identity: {json: {properties: {}}}
+        headers:
+          x-user: {plain: {value: someone}}
+      unauthorized:
+        code: 403
+      unauthenticated:
+        code: 401
+    authorization:
+      allow:
+        opa: {rego: allow = true}
+    metadata:
+      profile: {http: {url: https://profiles.example.com}}
+    authentication:
+      api-key:
+        apiKey: {selector: {}}
+    unknownSection:
+      ignored: {}
+)";
+  Fixture f(route);
+  std::vector<policy::Effective> all = f.on(f.route());
+  REQUIRE(all.size() == 1);
+  CHECK(fields(all[0]) == Fields{{"rules.authentication.api-key", "route-auth"},
+                                 {"rules.metadata.profile", "route-auth"},
+                                 {"rules.authorization.allow", "route-auth"},
+                                 {"rules.response.unauthenticated", "route-auth"},
+                                 {"rules.response.unauthorized", "route-auth"},
+                                 {"rules.response.success.headers.x-user", "route-auth"},
+                                 {"rules.response.success.filters.identity", "route-auth"},
+                                 {"rules.callbacks.audit", "route-auth"},
+                                 {"patterns.admin", "route-auth"}});
+}
+
 TEST_CASE("kuadrant: direct kinds — the established policy wins, the other is Conflicted") {
   auto dns = [](const std::string& name) {
     return "---\napiVersion: kuadrant.io/v1\nkind: DNSPolicy\nmetadata:\n  name: " + name +

@@ -9,6 +9,9 @@
 // only where it holds; a condition outside the subset makes the policy Invalid, with the
 // reason, since guessing either way would print an effective policy the cluster may not have.
 #include <algorithm>
+#include <array>
+#include <span>
+#include <string_view>
 
 #include "lib/policy/kuadrant/kuadrant.h"
 #include "lib/policy/kuadrant/when.h"
@@ -18,32 +21,49 @@ namespace pg::policy::kuadrant {
 namespace {
 
 // Where a kind keeps its named rules, relative to a block, in the order effective policies
-// list them (AuthPolicy: the order Authorino evaluates its phases).
+// list them (AuthPolicy: the order Authorino evaluates its phases). Views of literals and
+// of the profile: rulesOf asks for it for every block on every path, so it allocates nothing.
 struct Slot {
-  std::vector<std::string> path;
+  std::array<std::string_view, 4> keys;
+  std::size_t depth = 0;
   bool named = true;  // a map of named rules; else the node is one rule
+  std::span<const std::string_view> path() const { return {keys.data(), depth}; }
 };
 
-std::vector<Slot> layoutOf(const Profile& profile) {
+struct Layout {
+  std::array<Slot, 10> slots;
+  std::size_t size = 0;
+  const Slot* begin() const { return slots.data(); }
+  const Slot* end() const { return slots.data() + size; }
+};
+
+Layout layoutOf(const Profile& profile) {
   // AuthPolicy v1: the sections of `rules`, named patterns and the block's predicates.
   // Sections the schema does not define are dropped by the API server, so they are not read.
-  if (profile.rulesField == "rules")
-    return {{{"rules", "authentication"}, true},
-            {{"rules", "metadata"}, true},
-            {{"rules", "authorization"}, true},
-            {{"rules", "response", "unauthenticated"}, false},
-            {{"rules", "response", "unauthorized"}, false},
-            {{"rules", "response", "success", "headers"}, true},
-            {{"rules", "response", "success", "filters"}, true},
-            {{"rules", "callbacks"}, true},
-            {{"patterns"}, true},
-            {{"when"}, false}};
-  if (profile.rulesField.empty()) return {};
-  return {{{profile.rulesField}, true}, {{"when"}, false}};
+  static constexpr Layout kAuthPolicy{{{
+                                          {{"rules", "authentication"}, 2, true},
+                                          {{"rules", "metadata"}, 2, true},
+                                          {{"rules", "authorization"}, 2, true},
+                                          {{"rules", "response", "unauthenticated"}, 3, false},
+                                          {{"rules", "response", "unauthorized"}, 3, false},
+                                          {{"rules", "response", "success", "headers"}, 4, true},
+                                          {{"rules", "response", "success", "filters"}, 4, true},
+                                          {{"rules", "callbacks"}, 2, true},
+                                          {{"patterns"}, 1, true},
+                                          {{"when"}, 1, false},
+                                      }},
+                                      10};
+  if (profile.rulesField == "rules") return kAuthPolicy;
+  Layout layout;
+  if (profile.rulesField.empty()) return layout;
+  layout.slots[0] = {{profile.rulesField}, 1, true};
+  layout.slots[1] = {{"when"}, 1, false};
+  layout.size = 2;
+  return layout;
 }
 
-yaml::NodeRef at(yaml::NodeRef node, const std::vector<std::string>& path) {
-  for (const std::string& key : path) node = node.get(key);
+yaml::NodeRef at(yaml::NodeRef node, std::span<const std::string_view> path) {
+  for (std::string_view key : path) node = node.get(key);
   return node;
 }
 
@@ -91,20 +111,21 @@ void checkWhen(Policy& policy, std::string_view where, yaml::NodeRef content) {
 
 std::vector<NamedRule> rulesOf(const Profile& profile, yaml::NodeRef content) {
   std::vector<NamedRule> out;
-  std::vector<Slot> layout = layoutOf(profile);
-  for (std::size_t i = 0; i < layout.size(); ++i) {
-    const Slot& slot = layout[i];
-    yaml::NodeRef node = at(content, slot.path);
+  const Layout layout = layoutOf(profile);
+  for (std::size_t i = 0; i < layout.size; ++i) {
+    const Slot& slot = layout.slots[i];
+    yaml::NodeRef node = at(content, slot.path());
     if (!node || node.isNull()) continue;
+    auto id = [&] { return std::vector<std::string>(slot.path().begin(), slot.path().end()); };
     if (!slot.named) {
       // A constraint is a condition on the block, not a rule of it.
-      if (!node.isSequence() && slot.path.size() == 1 && slot.path.front() == "when") continue;
+      if (!node.isSequence() && slot.depth == 1 && slot.keys[0] == "when") continue;
       if (node.isSequence() && node.size() == 0) continue;  // no predicates: nothing to merge
-      out.push_back({slot.path, node, i});
+      out.push_back({id(), node, i});
       continue;
     }
     for (auto [key, value] : node.entries()) {
-      NamedRule rule{slot.path, value, i};
+      NamedRule rule{id(), value, i};
       rule.id.emplace_back(key.str());
       out.push_back(std::move(rule));
     }
@@ -147,8 +168,7 @@ bool usable(const Policy& policy) {
 std::vector<std::string> bareRuleKeys(const Profile& profile) {
   std::vector<std::string> keys;
   for (const Slot& s : layoutOf(profile))
-    if (std::find(keys.begin(), keys.end(), s.path.front()) == keys.end())
-      keys.push_back(s.path.front());
+    if (std::find(keys.begin(), keys.end(), s.keys[0]) == keys.end()) keys.emplace_back(s.keys[0]);
   return keys;
 }
 
