@@ -1,6 +1,7 @@
 #include "lib/policy/engine.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -513,9 +514,12 @@ void PolicyModel::indexRoutePaths(const graph::Topology& topology, const model::
 }
 
 const std::vector<Path>* PolicyModel::pathsOfRoute(const graph::Route& route) const {
-  if (!firstRoute_ || &route < firstRoute_) return nullptr;
-  auto index = static_cast<std::size_t>(&route - firstRoute_);
-  return index < routePaths_.size() ? &routePaths_[index] : nullptr;
+  // std::less: a total order even for a route of another topology (built or copied apart).
+  std::less<const graph::Route*> before;
+  if (!firstRoute_ || before(&route, firstRoute_) ||
+      !before(&route, firstRoute_ + routePaths_.size()))
+    return nullptr;
+  return &routePaths_[static_cast<std::size_t>(&route - firstRoute_)];
 }
 
 std::vector<Path> pathsTo(const PolicyModel& model, const graph::Topology& topology,
