@@ -45,8 +45,10 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
   cmd.add_option("--config", o.configPath,
                  "Config file (default: .policygraph.yaml found upward from the first PATH)");
   cmd.add_option("--root", o.root,
-                 "Repository root that reported paths are relative to (default: the config "
-                 "file's folder, else the enclosing git repository)");
+                 "Folder that reported paths, the config's globs and the snapshot folder are "
+                 "relative to (default: the config file's folder, else the enclosing git "
+                 "repository). SARIF and GitHub annotations name files from the top of the git "
+                 "repository holding it, as code scanning and pull requests read them");
   cmd.add_option("--controller-name", o.controllerName,
                  "Simulate only Gateways whose GatewayClass names this controller (default: all)");
   cmd.add_option("--jobs,-j", o.jobs, "Parallel jobs (default: all cores)")

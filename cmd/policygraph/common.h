@@ -1,5 +1,5 @@
 // What every command that analyses a repository shares: the inputs, the config file, the
-// repository root, the number of jobs.
+// root, the number of jobs.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,6 +1,7 @@
 #include "lib/analysis/analysis.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
@@ -9,9 +10,32 @@ namespace pg::analysis {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The nearest folder at or above `start` (absolute) holding `.git`, a folder or a file.
+std::optional<fs::path> gitTop(const fs::path& start) {
+  std::error_code ec;
+  for (fs::path dir = start;; dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", ec)) return dir;
+    if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
+  }
+}
+
+// `folder` absolute and lexically normal, without the trailing separator lexically_normal
+// leaves on "/repo/.", so that paths compare element by element.
+fs::path absoluteFolder(const fs::path& folder) {
+  std::error_code ec;
+  fs::path normal = fs::absolute(folder, ec).lexically_normal();
+  return normal.has_filename() ? normal : normal.parent_path();
+}
+
+}  // namespace
+
 Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
   Analysis a;
   a.root = inputs.root;
+  a.repositoryRoot = inputs.repositoryRoot.empty() ? findRepositoryRoot(inputs.root)
+                                                   : absoluteFolder(inputs.repositoryRoot);
   a.jobs = std::max(1u, inputs.jobs);
   std::vector<load::SourceEntry> sources =
       revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
@@ -43,15 +67,17 @@ fs::path findRoot(const std::vector<std::string>& paths, const std::string& conf
     if (!fs::is_directory(start, ec)) start = start.parent_path();
     break;
   }
-  for (fs::path dir = start;; dir = dir.parent_path()) {
-    if (fs::exists(dir / ".git", ec)) return dir;
-    if (!dir.has_parent_path() || dir.parent_path() == dir) break;
-  }
+  if (std::optional<fs::path> top = gitTop(start)) return *top;
   // No repository: the current folder if the input is inside it (paths stay clickable),
   // else the input's own folder.
   fs::path cwd = fs::current_path(ec);
   fs::path rel = start.lexically_relative(cwd);
   return !rel.empty() && *rel.begin() != ".." ? cwd : start;
+}
+
+fs::path findRepositoryRoot(const fs::path& root) {
+  const fs::path start = absoluteFolder(root);
+  return gitTop(start).value_or(start);
 }
 
 }  // namespace pg::analysis

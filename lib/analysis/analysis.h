@@ -19,11 +19,15 @@ namespace pg::analysis {
 
 struct Inputs {
   std::vector<std::string> paths;  // files, folders, "-"
-  std::filesystem::path root;      // paths in reports are relative to it
+  // Findings name files relative to it; the config's globs and the snapshot folder are too.
+  std::filesystem::path root;
   unsigned jobs = 1;
   std::string stdinText;
   graph::TopologyOptions topology;
   policy::PolicyOptions policy;
+  // The top of the repository `root` lies in; empty: findRepositoryRoot(root). Last, and with
+  // an initializer, so that brace-initialized Inputs may leave it out.
+  std::filesystem::path repositoryRoot = {};
 };
 
 // A commit to read the inputs from instead of the disk: `Inputs::paths` and `root`, the
@@ -35,7 +39,11 @@ struct RevisionInputs {
 
 struct Analysis {
   config::Config config;
+  // What findings' paths are relative to (`Inputs::root`: `--root`, else findRoot()).
   std::filesystem::path root;
+  // `root` or a folder above it: the top of the repository, which code hosts resolve paths
+  // from (SARIF, GitHub annotations). Empty in an Analysis put together by hand: `root`.
+  std::filesystem::path repositoryRoot;
   std::vector<std::unique_ptr<model::SourceFile>> files;
   std::vector<load::Problem> problems;
   model::Store store;
@@ -50,9 +58,14 @@ struct Analysis {
 Analysis analyze(config::Config config, const Inputs& inputs,
                  const RevisionInputs* revision = nullptr);
 
-// The repository root for reports: the folder of the config file when there is one, else the
-// nearest folder above the first input holding `.git`, else the current folder.
+// The root findings' paths are relative to: the folder of the config file when there is one,
+// else the nearest folder above the first input holding `.git`, else the current folder.
 std::filesystem::path findRoot(const std::vector<std::string>& paths,
                                const std::string& configPath);
+
+// The top of the git work tree that holds `root`: the nearest folder at or above it with a
+// `.git` folder or file (a linked worktree or a submodule has a file), else `root` itself.
+// Absolute and lexically normal.
+std::filesystem::path findRepositoryRoot(const std::filesystem::path& root);
 
 }  // namespace pg::analysis

@@ -112,6 +112,9 @@ analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options)
       inputs.root = configFile && inside(*configFile, side.folder)
                         ? fs::absolute(*configFile).parent_path().lexically_normal()
                         : side.folder;
+      // The folder stands for a checkout's top, as the workdir does for a revision: whatever
+      // repository lies around it is not part of the side, and two folders line up.
+      inputs.repositoryRoot = side.folder;
       for (const std::string& p : paths) {
         if (p == "-") throw load::InputError("diff reads no standard input");
         inputs.paths.push_back((side.folder / p).lexically_normal().string());
@@ -145,10 +148,10 @@ analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options)
         }
       }
       // The workdir stands for the commit's top folder, so that reports name files the way
-      // the working tree's side does.
-      inputs.root =
-          (revision.workdir().empty() ? fs::current_path() : revision.workdir()) / revisionRoot;
-      inputs.root = inputs.root.lexically_normal();
+      // the working tree's side does; it is the repository root too.
+      const fs::path top = revision.workdir().empty() ? fs::current_path() : revision.workdir();
+      inputs.root = (top / revisionRoot).lexically_normal();
+      inputs.repositoryRoot = top;
       break;
     }
   }

@@ -10,8 +10,14 @@ namespace pg::report::detail {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 bool before(const yaml::Mark& a, const yaml::Mark& b) {
   return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+}
+
+std::string positionOf(const std::string& path, const model::Location& at) {
+  return path + ':' + std::to_string(at.start.line) + ':' + std::to_string(at.start.column);
 }
 
 }  // namespace
@@ -32,14 +38,35 @@ bool isStandardInput(std::string_view path) {
   return path == load::kStdinPath;
 }
 
-std::string position(const model::Location& at) {
-  return at.path + ':' + std::to_string(at.start.line) + ':' + std::to_string(at.start.column);
+RepositoryPaths::RepositoryPaths(const analysis::Analysis& analysis)
+    : root_(fs::absolute(analysis.root).lexically_normal()),
+      top_(analysis.repositoryRoot.empty()
+               ? root_
+               : fs::absolute(analysis.repositoryRoot).lexically_normal()),
+      sameRoot_(root_ == top_) {}
+
+std::string RepositoryPaths::operator()(const std::string& path) const {
+  if (isStandardInput(path) || path.empty()) return path;
+  const fs::path given(path);
+  if (sameRoot_ && given.is_relative()) return path;
+  const fs::path rel = (root_ / given).lexically_normal().lexically_relative(top_);
+  if (rel.empty() || *rel.begin() == "..") return path;
+  std::string out = rel.generic_string();
+  if (out.size() > 1 && out.back() == '/') out.pop_back();  // a folder: "sub/" for "sub/."
+  return out;
 }
 
-std::string relatedLines(const model::Finding& finding) {
+std::string position(const model::Location& at) {
+  return positionOf(at.path, at);
+}
+
+std::string relatedLines(const model::Finding& finding, const RepositoryPaths* paths) {
   std::string lines;
-  for (const model::RelatedLocation& related : finding.related)
-    lines += '\n' + position(related.location) + ": note: " + related.message;
+  for (const model::RelatedLocation& related : finding.related) {
+    const model::Location& at = related.location;
+    lines +=
+        '\n' + positionOf(paths ? (*paths)(at.path) : at.path, at) + ": note: " + related.message;
+  }
   return lines;
 }
 

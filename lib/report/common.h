@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "lib/analysis/analysis.h"
 #include "lib/model/finding.h"
 #include "lib/model/source.h"
 
@@ -26,12 +28,32 @@ Span reportSpan(const model::Location& at);
 // Standard input has no path a consumer could open.
 bool isStandardInput(std::string_view path);
 
+// Paths as code hosts resolve them (SARIF, GitHub annotations): from the top of the repository
+// (`Analysis::repositoryRoot`), where findings name them from policygraph's root, which may
+// be a folder inside it (the config file's). Standard input, and a file outside the
+// repository, name no file there: they keep the form the other reports give them.
+class RepositoryPaths {
+ public:
+  explicit RepositoryPaths(const analysis::Analysis& analysis);
+  // `path` (as in a finding: relative to the root, or absolute) from the repository root,
+  // with '/' separators.
+  std::string operator()(const std::string& path) const;
+  // The repository root, absolute and normal.
+  const std::filesystem::path& top() const { return top_; }
+
+ private:
+  std::filesystem::path root_;  // absolute and normal
+  std::filesystem::path top_;
+  bool sameRoot_;  // nothing to re-root but absolute paths
+};
+
 // `path:line:column`, which terminals and editors turn into links.
 std::string position(const model::Location& at);
 
 // A finding's related locations, for formats with no field of their own for them: one
-// "\npath:line:column: note: message" each, as the text report prints them.
-std::string relatedLines(const model::Finding& finding);
+// "\npath:line:column: note: message" each, as the text report prints them; with `paths`,
+// each path from the repository root.
+std::string relatedLines(const model::Finding& finding, const RepositoryPaths* paths = nullptr);
 
 // `1 error`, `2 errors`.
 std::string plural(std::size_t n, std::string_view word);

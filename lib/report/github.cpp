@@ -53,9 +53,11 @@ std::string_view command(model::Severity severity) {
 }
 
 // GitHub takes `col`/`endColumn` only on a one-line span. An end at the first column of a
-// later line (libyaml's mark after a block value) ends the span on the line before it.
-void writePosition(std::ostream& out, const model::Location& at) {
-  out << "file=" << escape(at.path, true);
+// later line (libyaml's mark after a block value) ends the span on the line before it. GitHub
+// reads `file` from the top of the repository.
+void writePosition(std::ostream& out, const model::Location& at,
+                   const detail::RepositoryPaths& paths) {
+  out << "file=" << escape(paths(at.path), true);
   const detail::Span span = detail::reportSpan(at);
   if (span.start.line == 0) return;
   out << ",line=" << span.start.line;
@@ -71,18 +73,19 @@ void writePosition(std::ostream& out, const model::Location& at) {
 
 void writeGithub(std::ostream& out, const ReportInput& input) {
   const std::map<std::string_view, std::size_t> ruleIndex = detail::indexRules(input.rules);
+  const detail::RepositoryPaths paths(input.analysis);
   for (const model::Finding& finding : input.findings) {
     out << "::" << command(finding.severity) << ' ';
     // An annotation on standard input could point at no file in the repository.
     if (!detail::isStandardInput(finding.location.path)) {
-      writePosition(out, finding.location);
+      writePosition(out, finding.location, paths);
       out << ',';
     }
     std::string title = finding.ruleId;
     if (auto rule = ruleIndex.find(finding.ruleId); rule != ruleIndex.end())
       title += " " + std::string(input.rules[rule->second].name);
     out << "title=" << escape(title, true)
-        << "::" << escape(finding.message + detail::relatedLines(finding), false) << '\n';
+        << "::" << escape(finding.message + detail::relatedLines(finding, &paths), false) << '\n';
   }
 }
 

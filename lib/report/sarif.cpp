@@ -45,6 +45,7 @@ std::string percentEncode(std::string_view path) {
   return out;
 }
 
+// `path` from the repository root (detail::RepositoryPaths).
 Json artifactLocation(const std::string& path) {
   // Standard input is no file, but a result needs a valid URI to carry its region.
   if (detail::isStandardInput(path)) return {{"uri", "stdin"}, {"uriBaseId", kRootId}};
@@ -53,8 +54,8 @@ Json artifactLocation(const std::string& path) {
   return {{"uri", percentEncode(path)}, {"uriBaseId", kRootId}};
 }
 
-Json physicalLocation(const model::Location& at) {
-  Json location = {{"artifactLocation", artifactLocation(at.path)}};
+Json physicalLocation(const model::Location& at, const detail::RepositoryPaths& paths) {
+  Json location = {{"artifactLocation", artifactLocation(paths(at.path))}};
   const detail::Span span = detail::reportSpan(at);
   if (span.start.line != 0) {
     location["region"] = {{"startLine", span.start.line},
@@ -106,18 +107,19 @@ Json ruleDescriptor(const model::RuleInfo& rule) {
           {"properties", {{"tags", Json::array({rule.family})}}}};
 }
 
-Json result(const model::Finding& finding, const std::map<std::string_view, std::size_t>& rules) {
+Json result(const model::Finding& finding, const std::map<std::string_view, std::size_t>& rules,
+            const detail::RepositoryPaths& paths) {
   Json out = {{"ruleId", finding.ruleId}};
   if (auto rule = rules.find(finding.ruleId); rule != rules.end()) out["ruleIndex"] = rule->second;
   out["level"] = model::toString(finding.severity);
   out["message"] = {{"text", finding.message}};
-  Json location = {{"physicalLocation", physicalLocation(finding.location)}};
+  Json location = {{"physicalLocation", physicalLocation(finding.location, paths)}};
   out["locations"] = Json::array({location});
   if (!finding.related.empty()) {
     Json related = Json::array();
     for (const model::RelatedLocation& r : finding.related) {
       related.push_back({{"id", related.size() + 1},
-                         {"physicalLocation", physicalLocation(r.location)},
+                         {"physicalLocation", physicalLocation(r.location, paths)},
                          {"message", {{"text", r.message}}}});
     }
     out["relatedLocations"] = std::move(related);
@@ -130,7 +132,8 @@ Json result(const model::Finding& finding, const std::map<std::string_view, std:
 }
 
 // SARIF wants a base URI that is absolute and ends with '/', so it can be joined with the
-// relative artifact URIs.
+// relative artifact URIs. It is the top of the repository (detail::RepositoryPaths), from
+// which GitHub code scanning reads relative URIs.
 std::string rootUri(const std::filesystem::path& root) {
   std::string path = std::filesystem::absolute(root).lexically_normal().generic_string();
   if (path.empty() || path.back() != '/') path += '/';
@@ -143,9 +146,10 @@ void writeSarif(std::ostream& out, const ReportInput& input) {
   Json rules = Json::array();
   for (const model::RuleInfo& rule : input.rules) rules.push_back(ruleDescriptor(rule));
   const std::map<std::string_view, std::size_t> ruleIndex = detail::indexRules(input.rules);
+  const detail::RepositoryPaths paths(input.analysis);
   Json results = Json::array();
   for (const model::Finding& finding : input.findings)
-    results.push_back(result(finding, ruleIndex));
+    results.push_back(result(finding, ruleIndex, paths));
 
   Json run;
   run["tool"]["driver"] = {{"name", "policygraph"},
@@ -154,7 +158,7 @@ void writeSarif(std::ostream& out, const ReportInput& input) {
                            {"rules", std::move(rules)}};
   Json invocation = {{"executionSuccessful", true}};
   run["invocations"] = Json::array({invocation});
-  run["originalUriBaseIds"][kRootId]["uri"] = rootUri(input.analysis.root);
+  run["originalUriBaseIds"][kRootId]["uri"] = rootUri(paths.top());
   run["columnKind"] = "unicodeCodePoints";
   run["results"] = std::move(results);
 

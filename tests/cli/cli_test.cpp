@@ -3,11 +3,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run.h"
 #include "tests/unit/test_folder.h"
@@ -400,4 +403,125 @@ TEST_CASE("snapshot --check: every format names the snapshot file from the root,
                     ",col=7,endColumn=" + std::to_string(drift.endColumn) +
                     ",title=SN701 snapshot-drift::") != std::string::npos);
   CHECK(github.find("::error file=" + gone + ",line=1,col=1,endColumn=") != std::string::npos);
+}
+
+namespace {
+
+// A repository whose config file sits in `sub/`: a route in sub/apps/ names a listener its
+// Gateway in sub/infra/ does not have (GW201 at line 9, column 5, with a note on the
+// listener), and a broken file in sub/skipped/ that the config's exclude glob, relative to
+// sub/, leaves out. other/ holds a broken file outside the config file's folder.
+void writeNestedConfigRepo(const pg::testing::TestFolder& dir, const std::string& repo) {
+  dir.write(repo + "/sub/.policygraph.yaml", "exclude: [\"skipped/**\"]\n");
+  dir.write(repo + "/sub/infra/gateway.yaml",
+            "{apiVersion: gateway.networking.k8s.io/v1, kind: GatewayClass, metadata: {name: "
+            "acme}, spec: {controllerName: acme.example/gw}}\n---\n"
+            "{apiVersion: v1, kind: Namespace, metadata: {name: web}}\n---\n"
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\n"
+            "metadata: {name: edge, namespace: web}\nspec:\n  gatewayClassName: acme\n"
+            "  listeners:\n  - {name: http, port: 80, protocol: HTTP}\n");
+  dir.write(repo + "/sub/apps/route.yaml",
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n"
+            "  name: landing\n  namespace: web\nspec:\n  parentRefs:\n  - name: edge\n"
+            "    sectionName: https\n");
+  dir.write(repo + "/sub/skipped/broken.yaml", kBroken);
+  dir.write(repo + "/other/broken.yaml", kBroken);
+}
+
+// Every URI a SARIF report names a file by, SRCROOT's first.
+std::vector<std::string> sarifUris(const std::string& report) {
+  const nlohmann::json run = nlohmann::json::parse(report)["runs"][0];
+  std::vector<std::string> uris = {run["originalUriBaseIds"]["SRCROOT"]["uri"]};
+  for (const nlohmann::json& result : run["results"]) {
+    for (const char* list : {"locations", "relatedLocations"})
+      for (const nlohmann::json& at : result.value(list, nlohmann::json::array()))
+        uris.push_back(at["physicalLocation"]["artifactLocation"]["uri"]);
+  }
+  return uris;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+TEST_CASE("SARIF and GitHub annotations name files from the top of the git repository") {
+  namespace fs = std::filesystem;
+  pg::testing::TestFolder dir;
+  writeNestedConfigRepo(dir, "repo");
+  const fs::path repo = fs::canonical(dir.path() / "repo");
+  pg::testing::git(repo, "init -q");
+
+  struct Invocation {
+    fs::path cwd;
+    std::string args;
+  };
+  // From the top, from the config file's folder, from below it, and with --root naming the
+  // config file's folder: the root stays sub/ (text, globs), the repository's top is repo/.
+  for (const Invocation& at :
+       {Invocation{repo, "lint sub"}, Invocation{repo / "sub", "lint"},
+        Invocation{repo / "sub/apps", "lint .."}, Invocation{repo, "lint sub --root sub"}}) {
+    CAPTURE(at.cwd);
+    CAPTURE(at.args);
+    Run sarif = run(at.cwd, at.args + " --format sarif");
+    CHECK(sarif.status == 1);
+    const std::vector<std::string> uris = sarifUris(sarif.out);
+    REQUIRE(uris.size() >= 3);
+    CHECK(uris[0] == "file://" + repo.string() + "/");
+    CHECK(contains(uris, "sub/apps/route.yaml"));
+    CHECK(contains(uris, "sub/infra/gateway.yaml"));  // the related listener
+    for (std::size_t i = 1; i < uris.size(); ++i) CHECK(uris[i].starts_with("sub/"));
+
+    Run github = run(at.cwd, at.args + " --format github");
+    CHECK(github.status == 1);
+    CHECK(github.out.find("::error file=sub/apps/route.yaml,line=9,col=5,") != std::string::npos);
+    CHECK(github.out.find("%0Asub/infra/gateway.yaml:") != std::string::npos);
+    CHECK(github.out.find("skipped") == std::string::npos);  // the glob is relative to sub/
+
+    // Text (as JSON and JUnit) stays relative to the root.
+    Run text = run(at.cwd, at.args);
+    CHECK(text.out.find("apps/route.yaml:9:5: error: ") != std::string::npos);
+    CHECK(text.out.find("sub/") == std::string::npos);
+  }
+
+  // A file inside the repository but outside the root: absolute in text, from the top in SARIF
+  // and annotations. Standard input names no file in either.
+  Run outside = run(repo, "lint sub other/broken.yaml --format github");
+  CHECK(outside.out.find("::error file=other/broken.yaml,line=") != std::string::npos);
+  CHECK(run(repo, "lint sub other/broken.yaml").out.find(repo.string() + "/other/broken.yaml:") !=
+        std::string::npos);
+  Run standardInput = run(repo / "sub", "lint - --format sarif", kBroken);
+  CHECK(standardInput.status == 1);
+  CHECK(sarifUris(standardInput.out).at(1) == "stdin");
+
+  // A linked worktree or a submodule has a `.git` file, not a folder.
+  writeNestedConfigRepo(dir, "worktree");
+  const fs::path worktree = fs::canonical(dir.path() / "worktree");
+  dir.write("worktree/.git", "gitdir: " + (repo / ".git").string() + "\n");
+  Run linked = run(worktree / "sub", "lint --format github");
+  CHECK(linked.out.find("::error file=sub/apps/route.yaml,line=9,col=5,") != std::string::npos);
+}
+
+TEST_CASE("SARIF and GitHub annotations outside a git repository: paths from the root") {
+  namespace fs = std::filesystem;
+  pg::testing::TestFolder dir;
+  for (fs::path up = dir.path(); up.has_relative_path(); up = up.parent_path()) {
+    if (fs::exists(up / ".git")) {
+      MESSAGE("the temporary folder is inside a git repository (" << up << "); skipped");
+      return;
+    }
+  }
+  writeNestedConfigRepo(dir, "plain");
+  const fs::path plain = fs::canonical(dir.path() / "plain");
+  Run sarif = run(plain, "lint sub --format sarif");
+  CHECK(sarif.status == 1);
+  const std::vector<std::string> uris = sarifUris(sarif.out);
+  REQUIRE(uris.size() >= 3);
+  CHECK(uris[0] == "file://" + (plain / "sub").string() + "/");
+  CHECK(contains(uris, "apps/route.yaml"));
+  CHECK(contains(uris, "infra/gateway.yaml"));
+  Run github = run(plain / "sub", "lint --format github");
+  CHECK(github.out.find("::error file=apps/route.yaml,line=9,col=5,") != std::string::npos);
+  CHECK(github.out.find("%0Ainfra/gateway.yaml:") != std::string::npos);
 }

@@ -11,7 +11,7 @@
 
 namespace {
 
-using pg::testing::quote;
+using pg::testing::git;
 using pg::testing::run;
 using pg::testing::Run;
 using pg::testing::TestFolder;
@@ -37,14 +37,6 @@ void replaceIn(const fs::path& file, const std::string& from, const std::string&
 void change(const fs::path& repo) {
   replaceIn(repo / "policies/kuadrant/ratelimit-gateway.yaml", "limit: 300", "limit: 120");
   replaceIn(repo / "apps/shop/routes.yaml", "sectionName: https", "sectionName: web");
-}
-
-void git(const fs::path& dir, const std::string& args) {
-  std::string command = "cd " + quote(dir.string()) +
-                        " && git -c user.name=policygraph -c user.email=test@example.com "
-                        "-c init.defaultBranch=main " +
-                        args + " >/dev/null 2>&1";
-  REQUIRE_MESSAGE(std::system(command.c_str()) == 0, command);
 }
 
 }  // namespace

@@ -47,4 +47,14 @@ inline Run run(const std::filesystem::path& cwd, const std::string& args,
   return {WEXITSTATUS(raw), readAll(io.path() / "out"), readAll(io.path() / "err")};
 }
 
+// Runs `git ARGS` in `dir`, as a user with a name and `main` for a first branch; output is
+// dropped, and a failure fails the test.
+inline void git(const std::filesystem::path& dir, const std::string& args) {
+  std::string command = "cd " + quote(dir.string()) +
+                        " && git -c user.name=policygraph -c user.email=test@example.com "
+                        "-c init.defaultBranch=main " +
+                        args + " >/dev/null 2>&1";
+  REQUIRE_MESSAGE(std::system(command.c_str()) == 0, command);
+}
+
 }  // namespace pg::testing

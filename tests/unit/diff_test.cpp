@@ -350,7 +350,13 @@ TEST_CASE("diff sides: a revision, a folder, the working tree, each with its own
   std::filesystem::create_directory(repo.path() / "main");
   CHECK_THROWS_AS(diff::resolveSide("main"), load::InputError);  // a folder and a branch
   CHECK(diff::resolveSide("./main").kind == diff::SideSpec::Kind::Folder);
+  // The top each side stands for: the commit's working tree, the working tree's git top, the
+  // folder itself, though a repository lies around it.
+  analysis::Analysis folder = diff::analyzeSide(diff::resolveSide("./main"), options);
   std::filesystem::current_path(cwd);
+  CHECK(before.repositoryRoot == after.repositoryRoot);
+  CHECK(after.repositoryRoot == std::filesystem::canonical(repo.path()));
+  CHECK(folder.repositoryRoot == std::filesystem::canonical(repo.path()) / "main");
 
   // The config's exclude applied on both sides; file names alike.
   CHECK(before.problems.empty());

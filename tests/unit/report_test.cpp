@@ -228,6 +228,32 @@ TEST_CASE("SARIF: odd paths become valid URI references") {
   CHECK(place(4)["region"] == region(5, 9, 5, 9));
 }
 
+TEST_CASE("SARIF: paths from the repository root when the root is a folder inside it") {
+  Fixture fx;
+  fx.analysis.repositoryRoot = "/repo";  // the root is /repo/with space
+  fx.finding("IN901", model::Severity::Error, "in the repository", {"/repo/x.yaml", {1, 1}, {}});
+  fx.finding("IN901", model::Severity::Error, "outside", {"/elsewhere/y.yaml", {1, 1}, {}});
+  fx.finding("IN901", model::Severity::Error, "from a pipe", {"<stdin>", {1, 1}, {}});
+  fx.finding("IN901", model::Severity::Error, "the root", {".", {}, {}});
+  const nlohmann::json run = nlohmann::json::parse(sarif(fx.input()))["runs"][0];
+  CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file:///repo/");
+  const nlohmann::json& results = run["results"];
+  REQUIRE(results.size() == 8);
+  auto uri = [](const nlohmann::json& at) {
+    return at["physicalLocation"]["artifactLocation"]["uri"].get<std::string>();
+  };
+  CHECK(uri(results[0]["locations"][0]) == "with%20space/c.yaml");
+  CHECK(uri(results[3]["locations"][0]) == "with%20space/routes/a%20b.yaml");
+  CHECK(uri(results[3]["relatedLocations"][0]) == "with%20space/c.yaml");
+  CHECK(uri(results[3]["relatedLocations"][1]) == "with%20space/routes/a%20b.yaml");
+  CHECK(uri(results[4]["locations"][0]) == "x.yaml");
+  CHECK(uri(results[5]["locations"][0]) == "file:///elsewhere/y.yaml");
+  CHECK(uri(results[6]["locations"][0]) == "stdin");
+  CHECK(uri(results[7]["locations"][0]) == "with%20space");
+  // The fingerprint does not move with the report's paths.
+  CHECK(results[1]["partialFingerprints"]["policygraph/v1"] == fx.findings[1].fingerprint);
+}
+
 TEST_CASE("SARIF: a clean run has an empty results list, and output is deterministic") {
   Fixture fx;
   fx.findings.clear();
@@ -391,6 +417,18 @@ TEST_CASE("GitHub: one escaped workflow command per finding, nothing else") {
         "::warning file=routes/a b.yaml,line=10,endLine=11,title=GW901 orphan-route::"
         "no parent accepts it%0Ac.yaml:2:1: note: the other route"
         "%0Aroutes/a b.yaml:1:1: note: its file\n");
+}
+
+TEST_CASE("GitHub: files from the repository root, in the property and the notes") {
+  Fixture fx;
+  fx.analysis.repositoryRoot = "/repo/";
+  fx.findings.erase(fx.findings.begin(), fx.findings.begin() + 3);
+  fx.finding("IN901", model::Severity::Error, "piped", {"<stdin>", {2, 1}, {2, 4}});
+  CHECK(github(fx.input()) ==
+        "::warning file=with space/routes/a b.yaml,line=10,endLine=11,title=GW901 orphan-route::"
+        "no parent accepts it%0Awith space/c.yaml:2:1: note: the other route"
+        "%0Awith space/routes/a b.yaml:1:1: note: its file\n"
+        "::error title=IN901 broken-file::piped\n");
 }
 
 TEST_CASE("GitHub: properties escape ':' and ','; odd locations") {
