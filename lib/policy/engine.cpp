@@ -421,26 +421,24 @@ class PathBuilder {
     return path;
   }
 
-  // The paths to `route` (to its rule `rule` when set), from the index when there is one.
+  // The paths to `route` (to its rule `rule` when set): the whole route's, from the index
+  // when there is one, each with the rule's step appended.
   std::vector<Path> routePaths(const graph::Route& route, std::string_view rule) const {
     const std::vector<Path>* indexed = model_.pathsOfRoute(route);
-    if (!indexed) return buildRoutePaths(route, rule);
-    std::vector<Path> out = *indexed;
+    std::vector<Path> out = indexed ? *indexed : wholeRoutePaths(route);
     if (!rule.empty())
       for (Path& path : out) {
-        const Step& whole = path.back();
-        path.push_back({Level::RouteRule, route.resource, rule, nullptr, &route, whole.parent});
+        const graph::RouteParent* parent = path.back().parent;
+        path.push_back({Level::RouteRule, route.resource, rule, nullptr, &route, parent});
       }
     return out;
   }
 
-  std::vector<Path> buildRoutePaths(const graph::Route& route, std::string_view rule) const {
+  std::vector<Path> wholeRoutePaths(const graph::Route& route) const {
     std::vector<Path> out;
     auto finish = [&](Path path, const graph::RouteParent* parent) {
       namespaceStep(path, *route.resource);
       path.push_back({Level::Route, route.resource, {}, nullptr, &route, parent});
-      if (!rule.empty())
-        path.push_back({Level::RouteRule, route.resource, rule, nullptr, &route, parent});
       out.push_back(std::move(path));
     };
     for (const graph::RouteParent& p : route.parents) {
@@ -508,7 +506,7 @@ void PolicyModel::indexRoutePaths(const graph::Topology& topology, const model::
   PathBuilder builder(*this, store);
   pg::model::parallelFor(
       pg::model::workersFor(jobs, paths.size(), kParallelMinItems), paths.size(),
-      [&](std::size_t i, unsigned) { paths[i] = builder.buildRoutePaths(topology.routes[i], {}); });
+      [&](std::size_t i, unsigned) { paths[i] = builder.wholeRoutePaths(topology.routes[i]); });
   routePaths_ = std::move(paths);
   firstRoute_ = topology.routes.data();
 }
