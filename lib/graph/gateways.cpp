@@ -139,7 +139,7 @@ std::string checkCertificates(const Listener& l, const model::Store& store,
     }
     // The grant names the kind that holds the listener: a Gateway or a ListenerSet.
     if (ns != gw.namespace_ &&
-        !grants.permits(store, gw.group, gw.kind, gw.namespace_, "", "Secret", ns, name)) {
+        !grants.permits(gw.group, gw.kind, gw.namespace_, "", "Secret", ns, name)) {
       message = "Certificate ref to secret " + std::string(ns) + "/" + std::string(name) +
                 " not permitted by any ReferenceGrant";
       return "RefNotPermitted";

@@ -48,8 +48,8 @@ void resolveBackend(BackendRef& b, const Route& route, const model::Store& store
     b.at = b.node.get("kind") ? b.node.get("kind") : b.node;
     return;
   }
-  if (b.namespace_ != r.namespace_ && !grants.permits(store, r.group, r.kind, r.namespace_, b.group,
-                                                      b.kind, b.namespace_, b.name)) {
+  if (b.namespace_ != r.namespace_ &&
+      !grants.permits(r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_, b.name)) {
     b.reason = "RefNotPermitted";
     b.message = "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
                 " not permitted by any ReferenceGrant";
@@ -318,24 +318,35 @@ bool Route::meshProducer(const RouteParent& parent) const {
   return parent.service && parent.ref.namespace_ == resource->namespace_;
 }
 
-bool ReferenceGrantIndex::permits(const model::Store& store, std::string_view fromGroup,
-                                  std::string_view fromKind, std::string_view fromNamespace,
-                                  std::string_view toGroup, std::string_view toKind,
-                                  std::string_view toNamespace, std::string_view toName) const {
+ReferenceGrantIndex::ReferenceGrantIndex(const model::Store& store) {
   for (const model::Resource* grant : store.ofKind("ReferenceGrant")) {
-    if (grant->namespace_ != toNamespace) continue;
     if (grant->group != kGatewayGroup) continue;
-    bool fromOk = false;
+    Grant g{grant->namespace_, {}, {}};
     for (yaml::NodeRef f : grant->spec().get("from").items())
-      fromOk = fromOk || (f.get("group").str() == fromGroup && f.get("kind").str() == fromKind &&
-                          f.get("namespace").str() == fromNamespace);
+      g.from.push_back({f.get("group").str(), f.get("kind").str(), f.get("namespace").str()});
+    for (yaml::NodeRef t : grant->spec().get("to").items())
+      g.to.push_back({t.get("group").str(), t.get("kind").str(), t.get("name").str()});
+    grants_.push_back(std::move(g));
+  }
+  std::stable_sort(grants_.begin(), grants_.end(),
+                   [](const Grant& a, const Grant& b) { return a.namespace_ < b.namespace_; });
+}
+
+bool ReferenceGrantIndex::permits(std::string_view fromGroup, std::string_view fromKind,
+                                  std::string_view fromNamespace, std::string_view toGroup,
+                                  std::string_view toKind, std::string_view toNamespace,
+                                  std::string_view toName) const {
+  auto g = std::lower_bound(
+      grants_.begin(), grants_.end(), toNamespace,
+      [](const Grant& grant, std::string_view ns) { return grant.namespace_ < ns; });
+  for (; g != grants_.end() && g->namespace_ == toNamespace; ++g) {
+    bool fromOk = std::any_of(g->from.begin(), g->from.end(), [&](const From& f) {
+      return f.group == fromGroup && f.kind == fromKind && f.namespace_ == fromNamespace;
+    });
     if (!fromOk) continue;
-    for (yaml::NodeRef t : grant->spec().get("to").items()) {
-      yaml::NodeRef name = t.get("name");
-      if (t.get("group").str() == toGroup && t.get("kind").str() == toKind &&
-          (!name || name.str().empty() || name.str() == toName))
+    for (const To& t : g->to)
+      if (t.group == toGroup && t.kind == toKind && (t.name.empty() || t.name == toName))
         return true;
-    }
   }
   return false;
 }
@@ -358,7 +369,8 @@ const Route* Topology::findRoute(const model::Resource* resource) const {
 Topology buildTopology(const model::Store& store, const TopologyOptions& options) {
   Topology topology;
   topology.meshControllerName = options.meshControllerName;
-  ReferenceGrantIndex grants;
+  topology.grants = ReferenceGrantIndex(store);
+  const ReferenceGrantIndex& grants = topology.grants;
   std::vector<const model::Resource*> gateways = store.ofKind(kGatewayGroup, "Gateway");
   std::vector<const model::Resource*> sets = store.ofKind(kGatewayGroup, "ListenerSet");
   for (const model::Resource* r : store.ofKind("gateway.networking.x-k8s.io", "XListenerSet"))

@@ -150,12 +150,32 @@ struct Route {
   bool meshProducer(const RouteParent& parent) const;
 };
 
-struct ReferenceGrantIndex {
+// The ReferenceGrants of a Store, by the namespace they grant access into: every backendRef
+// and certificateRef to another namespace asks, so no question walks every grant.
+class ReferenceGrantIndex {
+ public:
+  ReferenceGrantIndex() = default;
+  explicit ReferenceGrantIndex(const model::Store& store);
+
   // Whether a ReferenceGrant in `toNamespace` lets (fromGroup, fromKind) objects of
   // `fromNamespace` refer to the (toGroup, toKind) object `toName`.
-  bool permits(const model::Store& store, std::string_view fromGroup, std::string_view fromKind,
+  bool permits(std::string_view fromGroup, std::string_view fromKind,
                std::string_view fromNamespace, std::string_view toGroup, std::string_view toKind,
                std::string_view toNamespace, std::string_view toName) const;
+
+ private:
+  struct From {
+    std::string_view group, kind, namespace_;
+  };
+  struct To {
+    std::string_view group, kind, name;  // an empty name grants every object of the kind
+  };
+  struct Grant {
+    std::string_view namespace_;
+    std::vector<From> from;
+    std::vector<To> to;
+  };
+  std::vector<Grant> grants_;  // by namespace, then in store order
 };
 
 struct TopologyOptions {
@@ -174,6 +194,7 @@ class Topology {
   std::vector<Gateway> gateways;  // in store order
   std::vector<Route> routes;      // in store order
   std::string meshControllerName;
+  ReferenceGrantIndex grants;  // of the Store the topology was built from
 
   // A Gateway, or a ListenerSet when `kind` names one.
   const Gateway* findGateway(std::string_view namespace_, std::string_view name,

@@ -84,9 +84,9 @@ class Resolver {
     }
     if (!t.namespace_.empty() && t.namespace_ != policy.resource->namespace_ &&
         !policy.resource->namespace_.empty()) {
-      bool granted = graph::ReferenceGrantIndex{}.permits(
-          store_, policy.resource->group, policy.resource->kind, policy.resource->namespace_,
-          t.group, t.kind, t.namespace_, t.name);
+      bool granted = topology_.grants.permits(policy.resource->group, policy.resource->kind,
+                                              policy.resource->namespace_, t.group, t.kind,
+                                              t.namespace_, t.name);
       if (!granted) {
         fail(t, TargetProblem::OtherNamespace, "Invalid",
              "a policy may only target objects in its own namespace \"" +
@@ -188,7 +188,9 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
 }  // namespace
 
 std::size_t PolicyModel::AttachmentHash::operator()(const AttachmentKey& k) const {
-  return std::hash<const void*>()(k.first) ^ (std::hash<std::string_view>()(k.second) << 1);
+  // Most keys have no section: spare hashing an empty string for every lookup.
+  std::size_t h = std::hash<const void*>()(k.first);
+  return k.second.empty() ? h : h ^ (std::hash<std::string_view>()(k.second) << 1);
 }
 
 void PolicyModel::indexAttachments() {
@@ -246,6 +248,13 @@ std::span<const Policy* const> PolicyModel::attachedAll(const model::Resource& o
   return it->second;
 }
 
+bool PolicyModel::hasAttached(const Profile& profile, const model::Resource& object,
+                              std::string_view section) const {
+  std::span<const Policy* const> all = attachedAll(object, section);
+  return std::any_of(all.begin(), all.end(),
+                     [&](const Policy* p) { return p->profile == &profile; });
+}
+
 std::vector<const Policy*> PolicyModel::attachedTo(const Profile& profile,
                                                    const model::Resource& object,
                                                    std::string_view section) const {
@@ -268,8 +277,8 @@ std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Pro
   std::vector<Contribution> out;
   // A policy its controller rejects as invalid takes part in no merge.
   for (std::size_t i = 0; i < path.size(); ++i)
-    for (const Policy* p : model.attachedTo(profile, *path[i].object, path[i].section))
-      if (p->invalidMessage.empty()) out.push_back({p, i});
+    for (const Policy* p : model.attachedAll(*path[i].object, path[i].section))
+      if (p->profile == &profile && p->invalidMessage.empty()) out.push_back({p, i});
   return out;
 }
 
@@ -553,7 +562,7 @@ Path visiblePath(const PolicyModel& model, const Profile& profile, const Path& p
   for (std::size_t i = 0; i < path.size(); ++i) {
     const Step& s = path[i];
     bool always = s.level == Level::Gateway || s.level == Level::Route || i + 1 == path.size();
-    if (always || !model.attachedTo(profile, *s.object, s.section).empty()) out.push_back(s);
+    if (always || model.hasAttached(profile, *s.object, s.section)) out.push_back(s);
   }
   return out;
 }

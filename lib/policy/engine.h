@@ -65,6 +65,10 @@ struct PolicyModel {
   // most established first.
   std::vector<const Policy*> attachedTo(const Profile& profile, const model::Resource& object,
                                         std::string_view section = {}) const;
+  // Whether a policy of the kind is attached to `object` (and section): attachedTo without
+  // building the list.
+  bool hasAttached(const Profile& profile, const model::Resource& object,
+                   std::string_view section = {}) const;
   // Every policy attached to `object` (and section), whatever its kind.
   std::span<const Policy* const> attachedAll(const model::Resource& object,
                                              std::string_view section = {}) const;

@@ -31,6 +31,10 @@ struct FamilyContext {
 std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Profile& profile,
                                              const Path& path);
 
+// Each family's `effective` fills the value, `overridden` and `ineffective` of the effective
+// policy of `profile` along `path`; the paths are the caller's to set (effectiveOn keeps the
+// full and visible ones), as Kuadrant's enforcement tally needs neither.
+
 // Ancestors for status: the Gateway-level objects a target hangs under, as their routes'
 // parentRefs name them (Gateways themselves for Gateway targets).
 std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& model);

@@ -20,18 +20,32 @@ struct Origin {
 };
 
 struct Value {
+  struct Entry;
   // A node taken whole from one policy (a scalar, a list, or a mapping not merged further);
   // when unset, the entries of a mapping built by merging.
   yaml::NodeRef node;
   Origin origin;
-  std::vector<std::pair<std::string, Value>> entries;
+  std::vector<Entry> entries;
 
   bool isNode() const { return static_cast<bool>(node); }
-  bool empty() const { return !node && entries.empty(); }
+  bool empty() const;
   Value* find(std::string_view key);
   const Value* find(std::string_view key) const;
   void erase(std::string_view key);
 };
+
+// One entry of a merged mapping. Not a std::pair: clang 14 cannot instantiate
+// std::pair<std::string, Value> while Value itself is being defined (libstdc++ 12 asks
+// whether Value is default-constructible), so the entry is its own type, with pair's names.
+struct Value::Entry {
+  Entry(std::string key, Value value) : first(std::move(key)), second(std::move(value)) {}
+  std::string first;
+  Value second;
+};
+
+inline bool Value::empty() const {
+  return !node && entries.empty();
+}
 
 // A part of one policy's contribution that another replaced.
 struct Overridden {

@@ -443,3 +443,54 @@ TEST_CASE("an invalid rule sets Accepted False on an attached parent, attachment
   CHECK_FALSE(parent.accepted());
   CHECK(f->topology.gateways.at(0).listeners.at(0).attachedRoutes == 1);
 }
+
+TEST_CASE("ReferenceGrantIndex answers by the grant's namespace, from and to") {
+  const char* kGrants = R"(apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: routes-to-billing, namespace: billing}
+spec:
+  from:
+  - {group: gateway.networking.k8s.io, kind: GRPCRoute, namespace: web}
+  - {group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}
+  to:
+  - {group: "", kind: Service, name: api}
+  - {group: "", kind: Secret}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: web-to-infra, namespace: infra}
+spec:
+  from:
+  - {group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: web}
+  to:
+  - {group: "", kind: Service}
+---
+apiVersion: example.com/v1
+kind: ReferenceGrant
+metadata: {name: not-gateway-api, namespace: infra}
+spec:
+  from:
+  - {group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}
+  to:
+  - {group: "", kind: Service}
+)";
+  Fixture f;
+  f.file = load::loadText("grants.yaml", kGrants, {});
+  f.store.build(f.file.resources);
+  const graph::ReferenceGrantIndex grants(f.store);
+  const std::string_view route = graph::kGatewayGroup;
+  // The named Service and any Secret of billing, from shop's HTTPRoutes.
+  CHECK(grants.permits(route, "HTTPRoute", "shop", "", "Service", "billing", "api"));
+  CHECK_FALSE(grants.permits(route, "HTTPRoute", "shop", "", "Service", "billing", "db"));
+  CHECK(grants.permits(route, "HTTPRoute", "shop", "", "Secret", "billing", "anything"));
+  // Every `from` entry counts; kind, namespace and group must all match one.
+  CHECK(grants.permits(route, "GRPCRoute", "web", "", "Service", "billing", "api"));
+  CHECK_FALSE(grants.permits(route, "HTTPRoute", "web", "", "Service", "billing", "api"));
+  CHECK_FALSE(grants.permits("example.com", "HTTPRoute", "shop", "", "Service", "billing", "api"));
+  // A grant only opens its own namespace, and a ReferenceGrant of another group none.
+  CHECK(grants.permits(route, "HTTPRoute", "web", "", "Service", "infra", "any"));
+  CHECK_FALSE(grants.permits(route, "HTTPRoute", "shop", "", "Service", "infra", "any"));
+  CHECK_FALSE(grants.permits(route, "HTTPRoute", "web", "", "Service", "shop", "any"));
+  CHECK_FALSE(graph::ReferenceGrantIndex().permits(route, "HTTPRoute", "web", "", "Service",
+                                                   "infra", "any"));
+}

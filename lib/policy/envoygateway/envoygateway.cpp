@@ -68,7 +68,6 @@ Effective effective(const Profile& profile, const Path& path,
                     const std::vector<Contribution>& contributions) {
   Effective e;
   e.profile = &profile;
-  e.path = path;
   // At each step only the most established policy holds the target: the translator rejects
   // the others as Conflicted. Contributions come least specific first, most established
   // first within a step.

@@ -26,7 +26,8 @@ struct Problem {
 
 // The first problem of `policy`'s spec that Envoy Gateway reports as Invalid, if any. Only
 // checks that need nothing but the spec and the objects it names.
-std::optional<Problem> validate(const Policy& policy, const model::Store& store);
+std::optional<Problem> validate(const Policy& policy, const model::Store& store,
+                                const graph::ReferenceGrantIndex& grants);
 
 // A field of a mapping as Go's JSON decoder finds it: the exact key, else one that differs
 // in case only. Envoy Gateway's own manifests rely on it (`Name:`, `Kind:` in backendRefs).

@@ -87,8 +87,9 @@ bool isDurationField(std::string_view key) {
 
 class Validator {
  public:
-  Validator(const Policy& policy, const model::Store& store)
-      : policy_(policy), store_(store), spec_(policy.resource->spec()) {}
+  Validator(const Policy& policy, const model::Store& store,
+            const graph::ReferenceGrantIndex& grants)
+      : policy_(policy), store_(store), grants_(grants), spec_(policy.resource->spec()) {}
 
   std::optional<Problem> run() {
     for (auto [key, value] : spec_.entries()) {
@@ -250,9 +251,8 @@ class Validator {
       std::string_view name = goField(ref, "name").str();
       std::string_view ns =
           goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
-      if (ns != ownNamespace &&
-          !graph::ReferenceGrantIndex{}.permits(store_, kEnvoyGatewayGroup, policy_.profile->kind,
-                                                ownNamespace, "", "Service", ns, name)) {
+      if (ns != ownNamespace && !grants_.permits(kEnvoyGatewayGroup, policy_.profile->kind,
+                                                 ownNamespace, "", "Service", ns, name)) {
         fail(feature + ": backend ref to Service " + std::string(ns) + "/" + std::string(name) +
                  " not permitted by any ReferenceGrant.",
              ref);
@@ -268,6 +268,7 @@ class Validator {
 
   const Policy& policy_;
   const model::Store& store_;
+  const graph::ReferenceGrantIndex& grants_;
   yaml::NodeRef spec_;
   std::optional<Problem> problem_;
 };
@@ -288,9 +289,10 @@ yaml::NodeRef goField(yaml::NodeRef map, std::string_view key) {
   return {};
 }
 
-std::optional<Problem> validate(const Policy& policy, const model::Store& store) {
+std::optional<Problem> validate(const Policy& policy, const model::Store& store,
+                                const graph::ReferenceGrantIndex& grants) {
   if (!policy.resource->spec().isMapping()) return std::nullopt;
-  return Validator(policy, store).run();
+  return Validator(policy, store, grants).run();
 }
 
 }  // namespace pg::policy::envoygateway

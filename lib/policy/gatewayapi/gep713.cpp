@@ -69,7 +69,6 @@ Effective effective(const Profile& profile, const Path& path,
                     const std::vector<Contribution>& contributions) {
   Effective e;
   e.profile = &profile;
-  e.path = path;
   std::vector<const Policy*> reaching;
   for (const Contribution& c : contributions)
     if (std::find(reaching.begin(), reaching.end(), c.policy) == reaching.end())

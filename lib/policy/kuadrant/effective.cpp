@@ -162,7 +162,6 @@ Effective direct(const Profile& profile, const Path& path,
                  const std::vector<Contribution>& contributions) {
   Effective e;
   e.profile = &profile;
-  e.path = path;
   const Policy* winner = nullptr;
   for (const Contribution& c : contributions) {
     if (c.step + 1 != path.size()) continue;
@@ -185,7 +184,6 @@ Effective effective(const Profile& profile, const Path& path,
   if (profile.policyClass == PolicyClass::Direct) return direct(profile, path, contributions);
   Effective e;
   e.profile = &profile;
-  e.path = path;
   Merger merger(profile, e);
   for (std::size_t step = path.size(); step-- > 0;) {
     std::vector<const Contribution*> here;  // most established first

@@ -59,8 +59,7 @@ std::vector<Path> trafficPaths(const FamilyContext& context, const Profile& prof
   std::vector<Path> out;
   bool wholeRoute = route.rules.empty();
   for (const graph::RouteRule& rule : route.rules) {
-    if (rule.name.empty() ||
-        context.model.attachedTo(profile, *route.resource, rule.name).empty()) {
+    if (rule.name.empty() || !context.model.hasAttached(profile, *route.resource, rule.name)) {
       wholeRoute = true;
       continue;
     }
