@@ -601,12 +601,15 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
       const Path& path = paths[i];
       std::vector<Contribution> contributions = contributionsAlong(model, profile, path);
       if (contributions.empty()) continue;
-      Effective e = effectiveFor(profile, path, contributions);
-      if (e.value.empty() && e.ineffective.empty()) continue;
+      // Paths that differ only in levels without policies of the kind have one entry: a
+      // path whose visible steps an earlier entry has is not merged again.
       Path visible = visiblePath(model, profile, path);
       VisibleKey key;
       for (const Step& s : visible) key.emplace_back(s.object, s.section);
-      if (!seen.insert({&profile, std::move(key)}).second) continue;
+      if (seen.count({&profile, key})) continue;
+      Effective e = effectiveFor(profile, path, contributions);
+      if (e.value.empty() && e.ineffective.empty()) continue;
+      seen.insert({&profile, std::move(key)});
       e.profile = &profile;
       e.fullPath = path;
       e.path = std::move(visible);
