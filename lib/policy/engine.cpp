@@ -259,9 +259,7 @@ std::vector<const Policy*> PolicyModel::attachedTo(const Profile& profile,
                                                    const model::Resource& object,
                                                    std::string_view section) const {
   std::vector<const Policy*> out;
-  auto it = attachments_.find({&object, section});
-  if (it == attachments_.end()) return out;
-  for (const Policy* p : it->second)
+  for (const Policy* p : attachedAll(object, section))
     if (p->profile == &profile) out.push_back(p);
   return out;
 }
@@ -433,14 +431,23 @@ class PathBuilder {
   // The paths to `route` (to its rule `rule` when set): the whole route's, from the index
   // when there is one, each with the rule's step appended.
   std::vector<Path> routePaths(const graph::Route& route, std::string_view rule) const {
-    const std::vector<Path>* indexed = model_.pathsOfRoute(route);
-    std::vector<Path> out = indexed ? *indexed : wholeRoutePaths(route);
+    std::vector<Path> built;
+    std::vector<Path> out = wholeRoutePaths(route, built);
     if (!rule.empty())
       for (Path& path : out) {
         const graph::RouteParent* parent = path.back().parent;
         path.push_back({Level::RouteRule, route.resource, rule, nullptr, &route, parent});
       }
     return out;
+  }
+
+  // The whole route's paths: the index's, else built into `storage`.
+  const std::vector<Path>& wholeRoutePaths(const graph::Route& route,
+                                           std::vector<Path>& storage) const {
+    const std::vector<Path>* indexed = model_.pathsOfRoute(route);
+    if (indexed) return *indexed;
+    storage = wholeRoutePaths(route);
+    return storage;
   }
 
   std::vector<Path> wholeRoutePaths(const graph::Route& route) const {
@@ -633,10 +640,8 @@ std::vector<const model::Resource*> reachedObjects(const PolicyModel& model,
   std::vector<char> below(routes.size(), 0);
   pg::model::parallelFor(pg::model::workersFor(jobs, routes.size(), kParallelMinItems),
                          routes.size(), [&](std::size_t i, unsigned) {
-                           const std::vector<Path>* indexed = model.pathsOfRoute(routes[i]);
                            std::vector<Path> built;
-                           if (!indexed) built = builder.routePaths(routes[i], {});
-                           for (const Path& path : indexed ? *indexed : built)
+                           for (const Path& path : builder.wholeRoutePaths(routes[i], built))
                              for (const Step& s : path)
                                for (const Policy* p : model.attachedAll(*s.object, s.section))
                                  if (p->profile->policyClass == PolicyClass::Inherited) {

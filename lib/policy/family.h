@@ -31,10 +31,6 @@ struct FamilyContext {
 std::vector<Contribution> contributionsAlong(const PolicyModel& model, const Profile& profile,
                                              const Path& path);
 
-// Each family's `effective` fills the value, `overridden` and `ineffective` of the effective
-// policy of `profile` along `path`; the paths are the caller's to set (effectiveOn keeps the
-// full and visible ones), as Kuadrant's enforcement tally needs neither.
-
 // Ancestors for status: the Gateway-level objects a target hangs under, as their routes'
 // parentRefs name them (Gateways themselves for Gateway targets).
 std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& model);
@@ -44,6 +40,10 @@ AncestorRef ancestorRefOf(const Target& target);
 
 // Caps ancestors[] at the 16 entries the Gateway API allows.
 inline constexpr std::size_t kMaxAncestors = 16;
+
+// Each family's `effective` fills the value, `overridden` and `ineffective` of the effective
+// policy of `profile` along `path`; the paths are the caller's to set (effectiveOn keeps the
+// full and visible ones), as Kuadrant's enforcement tally needs neither.
 
 namespace gatewayapi {
 void readBlocks(Policy& policy);
