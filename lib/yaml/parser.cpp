@@ -58,21 +58,23 @@ std::uint64_t bytesBelowSpace(std::uint64_t word) {
 // Whether `text` holds a control character blankControlCharacters replaces, or a byte 0xC2
 // (which may start a C1 control).
 bool mayHoldControlCharacters(std::string_view text) {
+  auto flagged = [](std::uint64_t w) {
+    const std::uint64_t control =
+        bytesBelowSpace(w) & ~bytesEqual(w, '\t') & ~bytesEqual(w, '\n') & ~bytesEqual(w, '\r');
+    return (control | bytesEqual(w, 0x7F) | bytesEqual(w, 0xC2)) != 0;
+  };
   const char* p = text.data();
   const std::size_t n = text.size();
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     std::uint64_t w;
     std::memcpy(&w, p + i, 8);
-    const std::uint64_t control =
-        bytesBelowSpace(w) & ~bytesEqual(w, '\t') & ~bytesEqual(w, '\n') & ~bytesEqual(w, '\r');
-    if (control | bytesEqual(w, 0x7F) | bytesEqual(w, 0xC2)) return true;
+    if (flagged(w)) return true;
   }
-  for (; i < n; ++i) {
-    const auto c = static_cast<unsigned char>(p[i]);
-    if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7F || c == 0xC2) return true;
-  }
-  return false;
+  // The last bytes in a word padded with spaces, which are never flagged.
+  std::uint64_t tail = repeated(' ');
+  std::memcpy(&tail, p + i, n - i);
+  return flagged(tail);
 }
 
 // Characters YAML does not allow anywhere in a stream (outside c-printable): C0 controls but
