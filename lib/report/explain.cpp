@@ -85,6 +85,10 @@ void writeExplainJson(std::ostream& out, const ExplainInput& input) {
   out << explainDocument(input).dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
+std::string originWords(std::string_view policy, std::string_view role, std::string_view level) {
+  return std::string(policy) + " (" + std::string(role) + ", " + std::string(level) + ")";
+}
+
 void writeExplainYaml(std::ostream& out, const ExplainInput& input,
                       const ExplainYamlOptions& options) {
   const Json document = explainDocument(input);
@@ -108,9 +112,9 @@ void writeExplainYaml(std::ostream& out, const ExplainInput& input,
     for (const Json& entry : *top) {
       std::map<std::string, std::string, std::less<>> comments;
       for (const Json& p : entry.at("provenance"))
-        comments[p.at("field").get<std::string>()] = p.at("policy").get<std::string>() + " (" +
-                                                     p.at("role").get<std::string>() + ", " +
-                                                     p.at("level").get<std::string>() + ")";
+        comments[p.at("field").get<std::string>()] =
+            originWords(p.at("policy").get<std::string>(), p.at("role").get<std::string>(),
+                        p.at("level").get<std::string>());
       w.beginMap();
       for (auto it = entry.begin(); it != entry.end(); ++it) {
         w.key(it.key());
@@ -151,9 +155,9 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
       out << branch << (field.empty() ? "(whole)" : field) << " = "
           << compact(detail::nodeToJson(leaf.node)) << '\n';
       out << indent
-          << dim("from " + policyRef(leaf.origin.policy) + " (" +
-                 std::string(policy::roleName(leaf.origin.role)) + ", " + levelOf(e, leaf.origin) +
-                 ")");
+          << dim("from " + originWords(policyRef(leaf.origin.policy),
+                                       policy::roleName(leaf.origin.role),
+                                       levelOf(e, leaf.origin)));
       if (std::string where = whereOf(leaf); !where.empty()) out << dim("  " + where);
       out << '\n';
       for (const policy::Overridden& o : e.overridden) {

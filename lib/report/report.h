@@ -47,6 +47,9 @@ struct ExplainInput {
 };
 void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options);
 void writeExplainJson(std::ostream& out, const ExplainInput& input);
+// How explain, its annotated YAML and snapshots name where a value came from:
+// `policy (role, level)`.
+std::string originWords(std::string_view policy, std::string_view role, std::string_view level);
 struct ExplainYamlOptions {
   // For files people review (snapshots): after each effective value a comment naming the
   // policy, role and level it came from, as its `provenance` entry does; empty lists and

@@ -195,9 +195,9 @@ void entryLeaves(yaml::NodeRef entry, const std::string& label, Leaves& out) {
       flatten(ev, label, out);
     } else if (key == "provenance" && ev.isSequence()) {
       for (yaml::NodeRef p : ev.items())
-        addTo(out, label + " provenance of " + fieldName(p),
-              std::string(p.get("policy").str()) + " (" + std::string(p.get("role").str()) + ", " +
-                  std::string(p.get("level").str()) + ")");
+        addTo(
+            out, label + " provenance of " + fieldName(p),
+            report::originWords(p.get("policy").str(), p.get("role").str(), p.get("level").str()));
     } else if (key == "overridden" && ev.isSequence()) {
       for (yaml::NodeRef o : ev.items())
         addTo(out, label + " overridden " + fieldName(o),
