@@ -68,6 +68,7 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
                                : std::filesystem::absolute(o.root).lexically_normal();
   inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   inputs.topology.controllerName = o.controllerName;
+  inputs.policy.enforcementStatus = o.enforcementStatus;
   if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end())
     inputs.stdinText.assign(std::istreambuf_iterator<char>(std::cin), {});
   try {

@@ -22,6 +22,9 @@ struct InputOptions {
   // snapshot rules must run even when the folder does not exist (--check).
   std::string snapshotDir;
   bool snapshotsRequired = false;
+  // Whether the command shows the status conditions only an enforcement simulation over
+  // every route gives (policy::PolicyOptions::enforcementStatus): `status` and `diff` do.
+  bool enforcementStatus = true;
 };
 
 void addInputOptions(CLI::App& cmd, InputOptions& options);

@@ -277,6 +277,7 @@ class Bench {
     StageTimes t;
     inputs_.jobs = jobs;
     inputs_.topology.jobs = jobs;  // analyze() sets it from inputs_.jobs; the stages below need it
+    inputs_.policy.enforcementStatus = false;  // as `lint` runs it
 
     // collect + load + parse, as analysis::analyze does before it builds the Store.
     std::optional<load::LoadResult> loaded;
@@ -327,7 +328,7 @@ class Bench {
 
     // policy::simulate() folds route conditions into the topology it reads, so each run gets
     // a fresh topology, built outside the timing.
-    policy::PolicyOptions policyOptions;
+    policy::PolicyOptions policyOptions = inputs_.policy;
     policyOptions.jobs = jobs;
     t.policy = bestOf(
         repeat,

@@ -87,9 +87,10 @@ struct Fixture {
   testing::TestFolder dir;
   analysis::Analysis a;
 
-  explicit Fixture(const std::string& extra, const std::string& topology = kTopology) {
+  explicit Fixture(const std::string& extra, const std::string& topology = kTopology,
+                   const policy::PolicyOptions& options = {}) {
     dir.write("manifests.yaml", topology + extra);
-    a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
+    a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, options});
   }
 
   const model::Resource& object(std::string_view group, std::string_view kind,
@@ -351,6 +352,27 @@ TEST_CASE("kuadrant: Affected conditions go on what an enforced policy reaches")
     CHECK(g.targetConditions(g.route())[0].message ==
           "Object affected by RateLimitPolicy [shop/route-limits]");
   }
+}
+
+TEST_CASE("kuadrant: without the enforcement status, policies are Accepted and nothing else") {
+  // What `lint` runs: the same effective policies, no Enforced or Affected conditions.
+  const std::string policies = rlp("gw-limits", "Gateway/gw", block("defaults", "merge", {"a"})) +
+                               rlp("route-limits", "HTTPRoute/route", limits({"b"}));
+  policy::PolicyOptions options;
+  options.enforcementStatus = false;
+  Fixture lint(policies, kTopology, options);
+  Fixture status(policies);
+  for (const char* name : {"gw-limits", "route-limits"}) {
+    CAPTURE(name);
+    CHECK(conditionText(lint.condition(name, "Accepted")) ==
+          "True Accepted Policy has been accepted");
+    CHECK(lint.condition(name, "Enforced") == nullptr);
+    CHECK(status.condition(name, "Enforced") != nullptr);
+  }
+  CHECK(lint.a.policies.targetConditions.empty());
+  CHECK(!status.a.policies.targetConditions.empty());
+  CHECK(fields(onRoute(lint)) == fields(onRoute(status)));
+  CHECK(fields(onRoute(lint)) == Fields{{"limits.a", "gw-limits"}, {"limits.b", "route-limits"}});
 }
 
 TEST_CASE("kuadrant: a route under two Gateways has one effective policy per Gateway") {

@@ -243,6 +243,7 @@ void writeStatus(FamilyContext& context) {
     if (p.profile->family == Family::Kuadrant) p.conditions.push_back(acceptedCondition(p, model));
   // Direct kinds (DNSPolicy, TLSPolicy) are enforced by DNS providers and certificate
   // issuers, which an offline simulation cannot observe: they get Accepted only.
+  if (!context.options.enforcementStatus) return;
   for (const Profile& profile : model.profiles.profiles)
     if (profile.family == Family::Kuadrant && profile.policyClass == PolicyClass::Inherited)
       writeEnforced(context, profile);
