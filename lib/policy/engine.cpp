@@ -602,10 +602,14 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
       for (const Policy* p : model.attachedAll(*s.object, s.section))
         if (std::find(present[i].begin(), present[i].end(), p->profile) == present[i].end())
           present[i].push_back(p->profile);
+  // Each path once, for the entries of every kind on it.
+  std::vector<std::shared_ptr<const Path>> shared;
+  shared.reserve(paths.size());
+  for (Path& p : paths) shared.push_back(std::make_shared<const Path>(std::move(p)));
   for (const Profile& profile : model.profiles.profiles) {
-    for (std::size_t i = 0; i < paths.size(); ++i) {
+    for (std::size_t i = 0; i < shared.size(); ++i) {
       if (std::find(present[i].begin(), present[i].end(), &profile) == present[i].end()) continue;
-      const Path& path = paths[i];
+      const Path& path = *shared[i];
       std::vector<Contribution> contributions = contributionsAlong(model, profile, path);
       if (contributions.empty()) continue;
       // Paths that differ only in levels without policies of the kind have one entry: a
@@ -618,7 +622,7 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
       if (e.value.empty() && e.ineffective.empty()) continue;
       seen.insert({&profile, std::move(key)});
       e.profile = &profile;
-      e.fullPath = path;
+      e.fullPath = shared[i];
       e.path = std::move(visible);
       out.push_back(std::move(e));
     }

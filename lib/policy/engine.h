@@ -22,8 +22,10 @@ namespace pg::policy {
 // The effective policy of one kind on one target through one hierarchy path.
 struct Effective {
   const Profile* profile = nullptr;
-  Path path;      // the steps an explanation shows (visiblePath); the last is the target
-  Path fullPath;  // every level; Origin::step indexes it
+  Path path;  // the steps an explanation shows (visiblePath); the last is the target
+  // Every level; Origin::step indexes it. Shared by the entries of every kind on one path:
+  // a large repository has tens of thousands of entries, and each path is hundreds of bytes.
+  std::shared_ptr<const Path> fullPath;
   Value value;
   std::vector<Overridden> overridden;
   // Policies of the kind that reach the target on this path but contribute nothing

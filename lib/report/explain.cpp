@@ -17,8 +17,8 @@ using detail::Json;
 // The level an origin sits at, as a person names it: the kind of the object (Gateway,
 // HTTPRoute, Service, Namespace), or the section (Listener, RouteRule, BackendPort).
 std::string levelOf(const policy::Effective& e, const policy::Origin& origin) {
-  if (origin.step < e.fullPath.size()) {
-    const policy::Step& s = e.fullPath[origin.step];
+  if (e.fullPath && origin.step < e.fullPath->size()) {
+    const policy::Step& s = (*e.fullPath)[origin.step];
     if (s.section.empty()) return std::string(s.object->kind);
   }
   return std::string(policy::levelName(origin.level));

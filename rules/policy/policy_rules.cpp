@@ -128,7 +128,7 @@ std::map<const policy::Policy*, Reach> reachOf(const analysis::Analysis& a) {
         if (prov.origin.role == policy::Role::Default)
           out[prov.origin.policy].defaultTakesEffect = true;
       for (const policy::Overridden& o : e.overridden) {
-        Replacement rep{o.by, o.role, o.byRole, relationOf(a.policies, e.fullPath, o.policy, o.by)};
+        Replacement rep{o.by, o.role, o.byRole, relationOf(a.policies, *e.fullPath, o.policy, o.by)};
         // A block replacing an earlier block of the same policy is the merge itself at work
         // (a policy on two levels of one path), not a loss.
         if (rep.relation == Relation::Self && o.role == o.byRole) continue;
