@@ -23,8 +23,10 @@ struct InputOptions {
   std::string snapshotDir;
   bool snapshotsRequired = false;
   // Whether the command shows the status conditions only an enforcement simulation over
-  // every route gives (policy::PolicyOptions::enforcementStatus): `status` and `diff` do.
-  bool enforcementStatus = true;
+  // every route gives (policy::PolicyOptions::enforcementStatus): `status` does; the rules,
+  // snapshots, explain and graph read none of them. (`diff` analyses its sides itself, with
+  // them.)
+  bool enforcementStatus = false;
 };
 
 void addInputOptions(CLI::App& cmd, InputOptions& options);

@@ -64,7 +64,6 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
         (o->ref.find('#') != std::string::npos && section.empty()))
       throw UsageError("explain wants Kind/namespace/name or Kind/name (#section optional), not " +
                        o->ref);
-    o->inputs.enforcementStatus = false;  // explains effective policies, not status
     const analysis::Analysis& a = analyzeInputs(o->inputs);
     const model::Resource& target = resolveRef(a, o->ref, kind, namespace_, name);
     std::vector<policy::Effective> effective =

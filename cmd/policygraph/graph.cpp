@@ -73,7 +73,6 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
     // Checked before the input is read: a typo should not wait for a large repository.
     if (!o->focus.empty() && !model::parseDisplayRef(o->focus, kind, namespace_, name))
       throw UsageError("--focus wants Kind/namespace/name or Kind/name, not " + o->focus);
-    o->inputs.enforcementStatus = false;  // draws Accepted, not Enforced
     const analysis::Analysis& a = analyzeInputs(o->inputs);
     report::Graph graph = report::buildGraph(a);
     if (!o->focus.empty() && !report::focusGraph(graph, o->focus))

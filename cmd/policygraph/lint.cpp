@@ -80,10 +80,8 @@ void addLintCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("lint", "Report findings; the exit status follows --fail-on");
   addInputOptions(*cmd, o->inputs);
   addReportOptions(*cmd, o->report);
-  cmd->callback([o, cmd, &exitCode] {
-    o->inputs.enforcementStatus = false;  // no rule reads it
-    exitCode = runReport(*cmd, o->report, analyzeInputs(o->inputs));
-  });
+  cmd->callback(
+      [o, cmd, &exitCode] { exitCode = runReport(*cmd, o->report, analyzeInputs(o->inputs)); });
 }
 
 }  // namespace pg::cli

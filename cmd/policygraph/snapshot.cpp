@@ -37,7 +37,6 @@ void addSnapshotCommand(CLI::App& app, int& exitCode) {
   addReportOptions(*cmd, o->report);
   cmd->callback([o, cmd, &exitCode] {
     if (!o->update && !o->check) throw UsageError("snapshot wants --update or --check");
-    o->inputs.enforcementStatus = false;  // snapshots hold effective policies, not status
     if (o->check) {
       // The lint pipeline, with the snapshot rules on even when there is no folder yet: every
       // object with policies is then a missing snapshot, which is what CI should say.

@@ -21,6 +21,7 @@ void addStatusCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--format", o->format, "yaml or json (default: yaml)")
       ->check(CLI::IsMember({"yaml", "json"}));
   cmd->callback([o, &exitCode] {
+    o->inputs.enforcementStatus = true;  // Kuadrant's Enforced and Affected conditions
     const analysis::Analysis& a = analyzeInputs(o->inputs);
     if (o->format == "json")
       report::writeStatusJson(std::cout, a);

@@ -118,6 +118,19 @@ TEST_CASE("output does not depend on --jobs") {
   CHECK(one.out.find("\"ruleId\": \"IN110\"") != std::string::npos);
 }
 
+TEST_CASE("status: the example's Kuadrant policies are Enforced and affect their Gateway") {
+  // `status` is the one command that asks for the enforcement simulation `lint` skips.
+  pg::testing::TestFolder dir;
+  const std::string examples =
+      quote((std::filesystem::path(PG_SOURCE_DIR) / "testdata" / "examples").string());
+  Run status = run(dir.path(), "status " + examples);
+  CHECK(status.status == 0);
+  CHECK(status.out.find("type: Enforced") != std::string::npos);
+  CHECK(status.out.find("type: kuadrant.io/RateLimitPolicyAffected") != std::string::npos);
+  CHECK(status.out.find("message: Object affected by RateLimitPolicy "
+                        "[infra/public-gateway-limits]") != std::string::npos);
+}
+
 TEST_CASE("rules and version") {
   pg::testing::TestFolder dir;
   Run list = run(dir.path(), "rules");
