@@ -293,7 +293,13 @@ enum class Mesh { None, Kuma, Linkerd };
 // Several routes (paths of one product) share a backend Service.
 constexpr int kRoutesPerService = 4;
 
+// What the repository is about: the Gateway API edge (routes, gateways and their policies, with
+// a little of each mesh) or one mesh at scale (workloads, their Services and mesh policies).
+enum class Family { Gateway, Kuma, Linkerd };
+
 struct Plan {
+  Family family = Family::Gateway;
+  int workloads = 0;  // Kuma and Linkerd families
   int routes = 0;
   int namespaces = 0;
   int gateways = 0;
@@ -314,8 +320,18 @@ struct Generator {
   }
 
   void run() {
-    cluster();
-    for (int ns = 0; ns < plan.namespaces; ++ns) application(ns);
+    switch (plan.family) {
+      case Family::Gateway:
+        cluster();
+        for (int ns = 0; ns < plan.namespaces; ++ns) application(ns);
+        break;
+      case Family::Kuma:
+        kumaMesh();
+        break;
+      case Family::Linkerd:
+        linkerdMesh();
+        break;
+    }
   }
 
   void cluster() {
@@ -686,6 +702,234 @@ struct Generator {
                                                         {"name", str(ns + "-clients")}})})}})));
     }
   }
+
+  // --- the mesh families ------------------------------------------------------------------------
+  // Workloads in namespaces of kWorkloadsPerNamespace, each a Deployment and the Service in
+  // front of it; the policies are the ones a platform team and service owners write, about one
+  // for every five workloads.
+  static constexpr int kWorkloadsPerNamespace = 50;
+
+  static std::string meshNamespace(int n) { return "mesh-" + padded(n, 3); }
+  static std::string workloadName(int w) { return "app-" + padded(w, 5); }
+  int meshNamespaces() const {
+    return (plan.workloads + kWorkloadsPerNamespace - 1) / kWorkloadsPerNamespace;
+  }
+
+  // A Deployment with an HTTP port, an admin port its probes use, and a ServiceAccount of its
+  // own; `labels` go on the pod template.
+  static Value meshWorkload(const std::string& name, const std::string& ns,
+                            std::vector<Field> podLabels) {
+    podLabels.insert(podLabels.begin(), {"app", str(name)});
+    auto probe = [](std::string path) {
+      return map({{"httpGet", map({{"path", str(std::move(path))}, {"port", str("admin")}})},
+                  {"periodSeconds", lit(10)}});
+    };
+    return object(
+        "apps/v1", "Deployment", metadata(name, ns, {{"labels", map({{"app", str(name)}})}}),
+        map({{"replicas", lit(2)},
+             {"selector", map({{"matchLabels", map({{"app", str(name)}})}})},
+             {"template",
+              map({{"metadata", map({{"labels", map(std::move(podLabels))}})},
+                   {"spec",
+                    map({{"serviceAccountName", str(name)},
+                         {"containers",
+                          seq({map({{"name", str("app")},
+                                    {"image", str("registry.example.com/" + name + ":2.0.1")},
+                                    {"ports", seq({map({{"name", str("http")},
+                                                        {"containerPort", lit(8080)}}),
+                                                   map({{"name", str("admin")},
+                                                        {"containerPort", lit(9990)}})})},
+                                    {"readinessProbe", probe("/ready")},
+                                    {"livenessProbe", probe("/live")}})})}})}})}}));
+  }
+
+  static Value meshService(const std::string& name, const std::string& ns) {
+    return object("v1", "Service", metadata(name, ns, {{"labels", map({{"app", str(name)}})}}),
+                  map({{"selector", map({{"app", str(name)}})},
+                       {"ports", seq({map({{"name", str("http")},
+                                           {"port", lit(80)},
+                                           {"targetPort", str("http")},
+                                           {"appProtocol", str("http")}})})}}));
+  }
+
+  static Value serviceAccount(const std::string& name, const std::string& ns) {
+    return object("v1", "ServiceAccount", metadata(name, ns), map({}));
+  }
+
+  // Namespaces, and per namespace its workloads (one group) and its policies (another).
+  template <typename Policies>
+  void meshNamespacesWith(std::string_view meshLabel, std::vector<Field> nsLabels,
+                          std::vector<Field> nsAnnotations, Policies policiesOf) {
+    Group namespaces{"cluster/namespaces", "namespaces", Format::Yaml, "# Namespaces.", {}};
+    for (int n = 0; n < meshNamespaces(); ++n)
+      namespaces.objects.push_back(object(
+          "v1", "Namespace",
+          metadata(meshNamespace(n), {},
+                   {{"labels", map(nsLabels)}, {"annotations", map(nsAnnotations)}}),
+          map({})));
+    groups.push_back(std::move(namespaces));
+    for (int n = 0; n < meshNamespaces(); ++n) {
+      const std::string ns = meshNamespace(n);
+      const int first = n * kWorkloadsPerNamespace;
+      const int count = std::min(kWorkloadsPerNamespace, plan.workloads - first);
+      Group workloads{"apps/" + ns, "workloads", Format::Yaml,
+                      "# Workloads of " + ns + " (" + std::string(meshLabel) + ").", {}};
+      for (int w = first; w < first + count; ++w) {
+        const std::string name = workloadName(w);
+        std::vector<Field> podLabels{{"version", str(w % 3 == 0 ? "v2" : "v1")}};
+        workloads.objects.push_back(serviceAccount(name, ns));
+        workloads.objects.push_back(meshWorkload(name, ns, std::move(podLabels)));
+        workloads.objects.push_back(meshService(name, ns));
+      }
+      groups.push_back(std::move(workloads));
+      Group policies{"apps/" + ns, "policies", Format::Yaml, "# Mesh policies of " + ns + ".", {}};
+      policiesOf(policies, n, first, count);
+      groups.push_back(std::move(policies));
+    }
+  }
+
+  static Value kumaRef(std::string_view kind, const std::string& name = {},
+                       const std::string& ns = {}) {
+    std::vector<Field> fields{{"kind", str(std::string(kind))}};
+    if (!name.empty()) fields.push_back({"name", str(name)});
+    if (!ns.empty()) fields.push_back({"namespace", str(ns)});
+    return map(std::move(fields));
+  }
+
+  // Kuma on Kubernetes: sidecar injection on the namespaces, the Mesh and mesh-wide defaults in
+  // kuma-system, and in each namespace producer timeouts for its services, consumer retries
+  // towards another namespace, a traffic permission for its v2 workloads and a route.
+  void kumaMesh() {
+    Group system{"cluster/kuma-system", "mesh", Format::Yaml, "# Kuma control plane.", {}};
+    system.objects.push_back(object("v1", "Namespace", metadata("kuma-system", {}), map({})));
+    system.objects.push_back(object(
+        "kuma.io/v1alpha1", "Mesh", metadata("default", {}),
+        map({{"mtls", map({{"enabledBackend", str("ca-1")},
+                           {"backends",
+                            seq({map({{"name", str("ca-1")}, {"type", str("builtin")}})})}})}})));
+    system.objects.push_back(object(
+        "kuma.io/v1alpha1", "MeshCircuitBreaker", kumaMeta("mesh-circuit-breaker", "kuma-system"),
+        map({{"targetRef", kumaRef("Mesh")},
+             {"to", seq({map({{"targetRef", kumaRef("Mesh")},
+                              {"default", map({{"outlierDetection",
+                                                map({{"disabled", boolean(false)},
+                                                     {"interval", str("5s")}})}})}})})}})));
+    system.objects.push_back(object(
+        "kuma.io/v1alpha1", "MeshTimeout", kumaMeta("mesh-timeouts", "kuma-system"),
+        map({{"targetRef", kumaRef("Mesh")},
+             {"to", seq({map({{"targetRef", kumaRef("Mesh")},
+                              {"default", map({{"connectionTimeout", str("5s")},
+                                               {"idleTimeout", str("1h")},
+                                               {"http", map({{"requestTimeout", str("15s")}})}})}})})},
+             {"from", seq({map({{"targetRef", kumaRef("Mesh")},
+                                {"default", map({{"idleTimeout", str("1h")}})}})})}})));
+    groups.push_back(std::move(system));
+
+    const int namespaces = meshNamespaces();
+    meshNamespacesWith(
+        "Kuma", {{"kuma.io/sidecar-injection", str("enabled")}}, {},
+        [&](Group& out, int n, int first, int count) {
+          const std::string ns = meshNamespace(n);
+          for (int w = first; w < first + count; w += 5) {
+            const std::string svc = workloadName(w);
+            out.objects.push_back(object(
+                "kuma.io/v1alpha1", "MeshTimeout", kumaMeta(svc + "-producer-timeouts", ns),
+                map({{"to", seq({map({{"targetRef", kumaRef("MeshService", svc)},
+                                      {"default", map({{"http", map({{"requestTimeout",
+                                                                      str(std::to_string(2 + w % 7) +
+                                                                          "s")}})}})}})})}})));
+          }
+          const std::string other = meshNamespace((n + 1) % namespaces);
+          const std::string callee = workloadName(((n + 1) % namespaces) * kWorkloadsPerNamespace);
+          out.objects.push_back(object(
+              "kuma.io/v1alpha1", "MeshRetry", kumaMeta(ns + "-retries", ns),
+              map({{"to", seq({map({{"targetRef", kumaRef("MeshService", callee, other)},
+                                    {"default", map({{"http", map({{"numRetries", lit(3)}})}})}})})}})));
+          out.objects.push_back(object(
+              "kuma.io/v1alpha1", "MeshTrafficPermission", kumaMeta(ns + "-v2-callers", ns),
+              map({{"targetRef",
+                    map({{"kind", str("Dataplane")},
+                         {"labels", map({{"version", str("v2")}})}})},
+                   {"from", seq({map({{"targetRef", kumaRef("Mesh")},
+                                      {"default", map({{"action", str("Allow")}})}})})}})));
+          const std::string routed = workloadName(first);
+          out.objects.push_back(object(
+              "kuma.io/v1alpha1", "MeshHTTPRoute", kumaMeta(routed + "-canary", ns),
+              map({{"to",
+                    seq({map({{"targetRef", kumaRef("MeshService", routed)},
+                              {"rules",
+                               seq({map({{"matches",
+                                          seq({map({{"path", map({{"type", str("PathPrefix")},
+                                                                  {"value", str("/v2")}})}})})},
+                                         {"default",
+                                          map({{"backendRefs",
+                                                seq({map({{"kind", str("MeshService")},
+                                                          {"name", str(routed)},
+                                                          {"port", lit(80)}})})}})}})})}})})}})));
+        });
+  }
+
+  // Linkerd: injection annotations on the namespaces; per workload a Server on its HTTP port
+  // with an AuthorizationPolicy for the namespace's clients and one for the monitoring
+  // network; every tenth workload an HTTPRoute with its own authorization.
+  void linkerdMesh() {
+    Group system{"cluster/linkerd", "linkerd", Format::Yaml, "# Linkerd control plane.", {}};
+    system.objects.push_back(object("v1", "Namespace", metadata("linkerd", {}), map({})));
+    groups.push_back(std::move(system));
+    meshNamespacesWith(
+        "Linkerd", {}, {{"linkerd.io/inject", str("enabled")},
+                        {"config.linkerd.io/default-inbound-policy", str("all-authenticated")}},
+        [&](Group& out, int n, int first, int count) {
+          const std::string ns = meshNamespace(n);
+          out.objects.push_back(object(
+              "policy.linkerd.io/v1alpha1", "MeshTLSAuthentication", metadata(ns + "-clients", ns),
+              map({{"identityRefs", seq({map({{"kind", str("Namespace")}, {"name", str(ns)}})})}})));
+          out.objects.push_back(object(
+              "policy.linkerd.io/v1alpha1", "NetworkAuthentication", metadata("monitoring", ns),
+              map({{"networks", seq({map({{"cidr", str("10.96.0.0/16")},
+                                          {"except", seq({str("10.96.255.0/24")})}})})}})));
+          for (int w = first; w < first + count; ++w) {
+            const std::string name = workloadName(w);
+            out.objects.push_back(
+                object("policy.linkerd.io/v1beta3", "Server", metadata(name + "-http", ns),
+                       map({{"podSelector", map({{"matchLabels", map({{"app", str(name)}})}})},
+                            {"port", str("http")},
+                            {"proxyProtocol", str("HTTP/1")}})));
+            auto authRef = [](std::string_view kind, const std::string& ref) {
+              return map({{"group", str("policy.linkerd.io")},
+                          {"kind", str(std::string(kind))},
+                          {"name", str(ref)}});
+            };
+            out.objects.push_back(object(
+                "policy.linkerd.io/v1alpha1", "AuthorizationPolicy", metadata(name + "-clients", ns),
+                map({{"targetRef", targetRef("policy.linkerd.io", "Server", name + "-http")},
+                     {"requiredAuthenticationRefs",
+                      seq({authRef("MeshTLSAuthentication", ns + "-clients")})}})));
+            out.objects.push_back(object(
+                "policy.linkerd.io/v1alpha1", "AuthorizationPolicy",
+                metadata(name + "-monitoring", ns),
+                map({{"targetRef", targetRef("policy.linkerd.io", "Server", name + "-http")},
+                     {"requiredAuthenticationRefs",
+                      seq({authRef("NetworkAuthentication", "monitoring")})}})));
+            if ((w - first) % 10 != 0) continue;
+            out.objects.push_back(object(
+                std::string(kGatewayGroup) + "/v1", "HTTPRoute", metadata(name + "-api", ns),
+                map({{"parentRefs", seq({map({{"group", str("policy.linkerd.io")},
+                                              {"kind", str("Server")},
+                                              {"name", str(name + "-http")}})})},
+                     {"rules",
+                      seq({map({{"matches",
+                                 seq({map({{"path", map({{"type", str("PathPrefix")},
+                                                         {"value", str("/api")}})},
+                                           {"method", str("GET")}})})}})})}})));
+            out.objects.push_back(object(
+                "policy.linkerd.io/v1alpha1", "AuthorizationPolicy", metadata(name + "-api", ns),
+                map({{"targetRef", targetRef(kGatewayGroup, "HTTPRoute", name + "-api")},
+                     {"requiredAuthenticationRefs",
+                      seq({authRef("MeshTLSAuthentication", ns + "-clients")})}})));
+          }
+        });
+  }
 };
 
 // --- writing files ----------------------------------------------------------------------------
@@ -773,11 +1017,15 @@ Totals writeRepository(const fs::path& out, const std::vector<Group>& groups, st
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "pg_bench_gen: " << problem << "\n"
             << "usage: pg_bench_gen OUT_DIR --routes N [--files F] [--seed S]\n"
+            << "       pg_bench_gen OUT_DIR --family kuma|linkerd --workloads N [--files F]\n"
             << "  Writes a synthetic repository with N HTTPRoutes (and the namespaces, gateways,\n"
             << "  services and policies around them) into OUT_DIR, which must be empty or\n"
             << "  absent. --files F aims at about F files (each namespace's routes, services and\n"
             << "  policies keep files of their own, so a small F is exceeded); --seed S varies\n"
-            << "  the content.\n";
+            << "  the content. --family kuma|linkerd writes one mesh instead: N workloads (a\n"
+            << "  Deployment, its Service and ServiceAccount each) in namespaces of 50, and the\n"
+            << "  mesh's policies, about one for every five workloads (Linkerd: a Server and two\n"
+            << "  AuthorizationPolicies per workload).\n";
   std::exit(2);
 }
 
@@ -796,6 +1044,8 @@ unsigned long long number(std::string_view option, const char* text) {
 int main(int argc, char** argv) {
   fs::path out;
   long long routes = -1;
+  long long workloads = -1;
+  Family family = Family::Gateway;
   unsigned long long files = 0;
   unsigned long long seed = 1;
   for (int i = 1; i < argc; ++i) {
@@ -803,6 +1053,21 @@ int main(int argc, char** argv) {
     const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
     if (arg == "--routes") {
       routes = static_cast<long long>(number(arg, value));
+      ++i;
+    } else if (arg == "--workloads") {
+      workloads = static_cast<long long>(number(arg, value));
+      ++i;
+    } else if (arg == "--family") {
+      std::string_view name = value ? value : "";
+      if (name == "gateway") {
+        family = Family::Gateway;
+      } else if (name == "kuma") {
+        family = Family::Kuma;
+      } else if (name == "linkerd") {
+        family = Family::Linkerd;
+      } else {
+        usage("--family takes gateway, kuma or linkerd");
+      }
       ++i;
     } else if (arg == "--files") {
       files = number(arg, value);
@@ -821,13 +1086,18 @@ int main(int argc, char** argv) {
     }
   }
   if (out.empty()) usage("OUT_DIR is missing");
-  if (routes < 1 || routes > 10'000'000) usage("--routes N is required, 1 to 10000000");
+  if (family == Family::Gateway && (routes < 1 || routes > 10'000'000))
+    usage("--routes N is required, 1 to 10000000");
+  if (family != Family::Gateway && (workloads < 1 || workloads > 1'000'000))
+    usage("--workloads N is required with --family kuma|linkerd, 1 to 1000000");
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_empty(out, ec)) usage(out.string() + " is not empty");
 
   try {
     Generator gen{{}, Random(seed), {}};
-    gen.plan.routes = static_cast<int>(routes);
+    gen.plan.family = family;
+    gen.plan.workloads = static_cast<int>(workloads);
+    gen.plan.routes = static_cast<int>(std::max(routes, 0LL));
     gen.plan.namespaces =
         (gen.plan.routes + gen.plan.routesPerNamespace - 1) / gen.plan.routesPerNamespace;
     gen.plan.gateways = std::clamp(gen.plan.routes / 2500, 2, 16);

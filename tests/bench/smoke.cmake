@@ -1,5 +1,6 @@
 # Runs by `ctest -R bench_smoke`: generate a 200-route repository twice (the two must be
-# byte-identical), lint it (must be clean), and run the harness once over it. Then, with the
+# byte-identical), lint it (must be clean), and run the harness once over it; the same for the
+# Kuma and Linkerd families at 120 workloads each. Then, with the
 # example repository added for findings, lint and status must write the same bytes with one
 # thread and with three (at this size the graph, policy and rule stages use them).
 foreach(var GEN BENCH LINT OUT EXAMPLES)
@@ -26,6 +27,17 @@ if(NOT differ EQUAL 0)
 endif()
 run(${LINT} lint ${OUT}/a --jobs 2 --root ${OUT}/a)
 run(${BENCH} ${OUT}/a --jobs 2 --repeat 1 --expect-clean)
+foreach(family kuma linkerd)
+  run(${GEN} ${OUT}/${family}-a --family ${family} --workloads 120 --seed 7)
+  run(${GEN} ${OUT}/${family}-b --family ${family} --workloads 120 --seed 7)
+  execute_process(COMMAND diff -r ${OUT}/${family}-a ${OUT}/${family}-b RESULT_VARIABLE differ
+                  OUTPUT_QUIET ERROR_QUIET)
+  if(NOT differ EQUAL 0)
+    message(FATAL_ERROR "two runs of pg_bench_gen --family ${family} wrote different files")
+  endif()
+  run(${LINT} lint ${OUT}/${family}-a --jobs 2 --root ${OUT}/${family}-a)
+  run(${BENCH} ${OUT}/${family}-a --jobs 2 --repeat 1 --expect-clean)
+endforeach()
 
 function(output var)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
