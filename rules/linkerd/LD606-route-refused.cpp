@@ -5,16 +5,10 @@ namespace {
 
 void check(Context& ctx) {
   const analysis::Analysis& a = ctx.analysis();
-  const bool installed = policy::linkerd::linkerdInstalled(a.store);
-  for (std::string_view kind : {"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute"}) {
-    for (const model::Resource* r : a.store.ofKind(kind)) {
-      if (!policy::linkerd::isServerRouteKind(r->group, r->kind)) continue;
-      // Gateway API routes meet Linkerd's webhook only where Linkerd runs.
-      if (r->group != policy::linkerd::kPolicyGroup && !installed && a.linkerd.parentsOf(r).empty())
-        continue;
-      linkerdrules::reportRefusals(ctx, *r, policy::linkerd::refuseRoute(*r));
-    }
-  }
+  for (std::string_view kind : {"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute"})
+    for (const model::Resource* r : a.store.ofKind(kind))
+      if (linkerdrules::webhookSeesRoute(a, *r))
+        linkerdrules::reportRefusals(ctx, *r, policy::linkerd::refuseRoute(*r));
 }
 
 }  // namespace

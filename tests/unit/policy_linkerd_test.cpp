@@ -260,6 +260,9 @@ spec: {podSelector: {}, port: 5000}
   CHECK(http.serverName == "z-old");
   CHECK(http.protocol == "HTTP/2");
   CHECK(http.authorizations.empty());  // no authorization: deny
+  REQUIRE(http.shadowed.size() == 1);
+  CHECK(http.shadowed[0]->name == "a-new");
+  CHECK(f.inbound("Pod", "shop", "api").selectedBy.size() == 5);
   // With a Server and no route: the default HTTP routes (with the probe) and the default gRPC
   // route.
   CHECK(refs(http.httpRoutes) == std::vector<std::string>{"default/default", "default/probe"});
@@ -334,6 +337,10 @@ spec:
   REQUIRE(refs(http.authorizations) == std::vector<std::string>{"AuthorizationPolicy/ns-net",
                                                                 "AuthorizationPolicy/sa",
                                                                 "ServerAuthorization/selected"});
+  std::vector<std::string> ignored;
+  for (const ld::Ignored& i : f.a.linkerd.ignored)
+    ignored.push_back(std::string(i.object->name) + "@" + std::to_string(i.at.start().line));
+  CHECK(ignored == std::vector<std::string>{"missing@34", "two-networks@43"});
   const ld::Authorization& nsNet = http.authorizations[0];
   CHECK(nets(nsNet.networks) == std::vector<std::string>{"10.2.0.0/16 -10.2.0.1/32"});
   REQUIRE(nsNet.identities.size() == 1);

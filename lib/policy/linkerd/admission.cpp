@@ -244,8 +244,11 @@ std::vector<Problem> refuseRoute(const model::Resource& route) {
 }
 
 bool linkerdInstalled(const model::Store& store) {
-  for (const model::Resource& r : store.all())
-    if (r.group == kPolicyGroup) return true;
+  // By kind, not by scanning the store: rules ask once per route.
+  for (std::string_view kind : {"Server", "ServerAuthorization", "AuthorizationPolicy",
+                                "MeshTLSAuthentication", "NetworkAuthentication"})
+    for (const model::Resource* r : store.ofKind(kind))
+      if (r->group == kPolicyGroup) return true;
   return false;
 }
 

@@ -21,8 +21,10 @@ std::vector<Problem> refuseRoute(const model::Resource& route);
 // A MeshTLSAuthentication identity: DNS-like (`*`, `*.a.b`, `a.b`) or a SPIFFE ID.
 bool validIdentity(std::string_view identity);
 
-// Whether the input holds an object of policy.linkerd.io: the webhook only runs where Linkerd is
-// installed, so Gateway API routes without a Server parent are checked against it only then.
+// Whether the input holds a Linkerd policy object (Server, ServerAuthorization,
+// AuthorizationPolicy, MeshTLSAuthentication, NetworkAuthentication): the webhook only runs where
+// Linkerd is installed, so Gateway API routes without a Server parent are checked against it only
+// then.
 bool linkerdInstalled(const model::Store& store);
 
 }  // namespace pg::policy::linkerd

@@ -164,13 +164,17 @@ class Index {
   }
 
   WorkloadInbound inbound(const graph::Workload& w) const;
+  std::vector<Ignored> takeIgnored() { return std::move(ignored_); }
 
  private:
   void addServer(const model::Resource& r);
   void addPolicy(const model::Resource& r);
   void addServerAuthorization(const model::Resource& r);
   void addRoutes(const std::vector<ServerParent>& parents);
-  std::optional<Authorization> resolvePolicy(const model::Resource& r) const;
+  std::optional<Authorization> resolvePolicy(const model::Resource& r);
+  void ignore(const model::Resource& r, yaml::NodeRef at, std::string message) {
+    ignored_.push_back({&r, at, std::move(message)});
+  }
 
   std::string annotation(const graph::Workload& w, std::string_view key, bool* found) const;
   InboundPort defaultPort(const graph::Workload& w, std::int64_t port,
@@ -185,6 +189,7 @@ class Index {
   std::vector<PolicyInfo> policies_;
   std::vector<ServerAuthorizationInfo> serverAuthorizations_;
   std::vector<RouteInfo> routes_;
+  std::vector<Ignored> ignored_;
 };
 
 void Index::addServer(const model::Resource& r) {
@@ -208,7 +213,7 @@ void Index::addServer(const model::Resource& r) {
 // The authorization an AuthorizationPolicy grants (`policy_client_authz`); nullopt when the
 // index ignores the policy: a reference that does not resolve, an unknown kind, or two
 // identity sources (MeshTLSAuthentications or ServiceAccounts) or two NetworkAuthentications.
-std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) const {
+std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) {
   Authorization a;
   a.kind = "AuthorizationPolicy";
   a.name = std::string(r.name);
@@ -225,9 +230,16 @@ std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) cons
     bool account = core && equalsIgnoringCase(kind, "ServiceAccount");
     bool mesh = linkerd && equalsIgnoringCase(kind, "MeshTLSAuthentication");
     bool network = linkerd && equalsIgnoringCase(kind, "NetworkAuthentication");
-    if (!account && !mesh && !network) return std::nullopt;
-    if ((account || mesh) && hasIdentities) return std::nullopt;
-    if (network && hasNetworks) return std::nullopt;
+    if (!account && !mesh && !network) {
+      ignore(r, ref, "requires a " + kind + ", which Linkerd cannot authenticate");
+      return std::nullopt;
+    }
+    if (((account || mesh) && hasIdentities) || (network && hasNetworks)) {
+      ignore(r, ref,
+             "requires a second " + std::string(network ? "network" : "identity") +
+                 " authentication; Linkerd's index ignores the policy");
+      return std::nullopt;
+    }
     if (account) {
       hasIdentities = true;
       a.identities.push_back({true, serviceAccountIdentity(name, ns, settings_), {}});
@@ -235,7 +247,14 @@ std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) cons
     }
     const model::Resource* target = store_.find(
         kPolicyGroup, mesh ? "MeshTLSAuthentication" : "NetworkAuthentication", ns, name);
-    if (!target) return std::nullopt;
+    if (!target) {
+      ignore(r, ref.get("name") ? ref.get("name") : ref,
+             "requires " + std::string(mesh ? "MeshTLSAuthentication" : "NetworkAuthentication") +
+                 " " + ns + "/" + name +
+                 ", which is not in the input: Linkerd's index ignores the whole policy, so it "
+                 "authorizes nothing; add the authentication or fix the reference");
+      return std::nullopt;
+    }
     a.sources.push_back(target);
     if (network) {
       hasNetworks = true;
@@ -275,6 +294,23 @@ void Index::addPolicy(const model::Resource& r) {
   p.targetKind = text(target.get("kind"));
   p.targetName = text(target.get("name"));
   p.authorization = resolvePolicy(r);
+  // A target that does not exist: the policy authorizes nothing.
+  std::string kind;
+  if (equalsIgnoringCase(p.targetKind, "Server")) kind = "Server";
+  if (equalsIgnoringCase(p.targetKind, "HTTPRoute")) kind = "HTTPRoute";
+  if (equalsIgnoringCase(p.targetKind, "GRPCRoute")) kind = "GRPCRoute";
+  if (!kind.empty() && p.authorization) {
+    std::string group = p.targetGroup;
+    std::transform(group.begin(), group.end(), group.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    bool found = false;
+    for (const model::Resource* t : store_.findByKind(kind, r.namespace_, p.targetName))
+      found = found || t->group == group;
+    if (!found)
+      ignore(r, target.get("name") ? target.get("name") : target,
+             "targets " + kind + " " + std::string(r.namespace_) + "/" + p.targetName +
+                 ", which is not in the input: the policy authorizes nothing");
+  }
   policies_.push_back(std::move(p));
 }
 
@@ -311,6 +347,16 @@ void Index::addServerAuthorization(const model::Resource& r) {
           {true, serviceAccountIdentity(text(sa.get("name")), ns, settings_), {}});
     }
   }
+  bool selectsAny = false;
+  for (const model::Resource* candidate : store_.ofKind(kPolicyGroup, "Server")) {
+    if (candidate->namespace_ != r.namespace_) continue;
+    selectsAny = selectsAny || (!s.serverName.empty() && s.serverName == candidate->name) ||
+                 (s.serverSelector && s.serverSelector->matches(candidate->labels()));
+  }
+  if (!selectsAny)
+    ignore(r, server.get("name") ? server.get("name") : server,
+           "names no Server of namespace " + std::string(r.namespace_) +
+               " (by name or selector): it authorizes nothing");
   serverAuthorizations_.push_back(std::move(s));
 }
 
@@ -327,13 +373,27 @@ void Index::addRoutes(const std::vector<ServerParent>& parents) {
     info.grpc = kind == graph::RouteKind::GRPC;
     for (std::size_t j = i; j < end && served; ++j) {
       const ServerParent& p = parents[j];
-      if (p.namespace_ != r->namespace_ || !p.sectionName.empty() || p.port) served = false;
+      if (p.namespace_ != r->namespace_ || !p.sectionName.empty() || p.port) {
+        served = false;
+        ignore(*r, p.parentRef,
+               p.namespace_ != r->namespace_
+                   ? "names a Server in another namespace (" + p.namespace_ +
+                         "): Linkerd's inbound index ignores the whole route; move the route "
+                         "to the Server's namespace"
+                   : "sets " + std::string(p.port ? "port" : "sectionName") +
+                         " on a Server parentRef: Linkerd's inbound index ignores the whole "
+                         "route; remove it (the Server names its port)");
+      }
       if (p.accepted.status == "True") info.servers.push_back(p.name);
     }
     i = end;
     if (!served || info.servers.empty()) continue;
-    std::optional<std::vector<RouteRule>> rules = convertRules(*r, info.grpc, nullptr);
-    if (!rules) continue;
+    Problem problem;
+    std::optional<std::vector<RouteRule>> rules = convertRules(*r, info.grpc, &problem);
+    if (!rules) {
+      if (!problem.refused) ignore(*r, problem.at, problem.message);
+      continue;
+    }
     info.rules = std::move(*rules);
     for (yaml::NodeRef h : r->spec().get("hostnames").items()) info.hostnames.push_back(text(h));
     info.timestamp = r->metadata().get("creationTimestamp").str();
@@ -501,12 +561,14 @@ WorkloadInbound Index::inbound(const graph::Workload& w) const {
     if (s.resource->namespace_ != w.namespace_ || !s.selector || !s.selector->matches(w.labels))
       continue;
     selecting.push_back(&s);
+    out.selectedBy.push_back(s.resource);
     if (s.portNumber && *s.portNumber > 0 && *s.portNumber <= 65535) ports.insert(*s.portNumber);
   }
   static const std::set<std::string> kNoPaths;
   for (std::int64_t port : ports) {
     // The oldest Server wins the port (no timestamp counts as oldest), then the name.
     const ServerInfo* winner = nullptr;
+    std::vector<const model::Resource*> shadowed;
     auto older = [](const ServerInfo& a, const ServerInfo& b) {
       return std::make_tuple(!a.timestamp.empty(), a.timestamp, a.resource->name) <
              std::make_tuple(!b.timestamp.empty(), b.timestamp, b.resource->name);
@@ -518,11 +580,18 @@ WorkloadInbound Index::inbound(const graph::Workload& w) const {
                                                    return isTcp(c) && c.number == port &&
                                                           c.name == s->portName;
                                                  });
-      if (matches && (!winner || older(*s, *winner))) winner = s;
+      if (!matches) continue;
+      if (winner && !older(*s, *winner)) {
+        shadowed.push_back(s->resource);
+        continue;
+      }
+      if (winner) shadowed.push_back(winner->resource);
+      winner = s;
     }
     auto paths = probePaths.find(port);
     const std::set<std::string>& here = paths == probePaths.end() ? kNoPaths : paths->second;
     out.ports.push_back(winner ? serverPort(*winner, port, here) : defaultPort(w, port, here));
+    out.ports.back().shadowed = std::move(shadowed);
   }
   return out;
 }
@@ -612,7 +681,8 @@ LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettin
                           unsigned jobs) {
   LinkerdModel model;
   model.serverParents = serverParents(store);
-  const Index index(store, settings, model.serverParents);
+  Index index(store, settings, model.serverParents);
+  model.ignored = index.takeIgnored();
   std::vector<graph::Workload> workloads = graph::collectWorkloads(store);
   model.workloads.resize(workloads.size());
   // Each workload reads the index and writes only its own slot.

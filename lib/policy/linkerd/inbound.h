@@ -114,11 +114,20 @@ struct InboundPort {
   std::vector<Authorization> authorizations;
   std::vector<InboundRoute> httpRoutes;  // serving order
   std::vector<InboundRoute> grpcRoutes;
+  std::vector<const model::Resource*> shadowed;  // Servers that select the port too, and lost it
 };
 
 struct WorkloadInbound {
   const model::Resource* workload = nullptr;
-  std::vector<InboundPort> ports;  // by port
+  std::vector<InboundPort> ports;                  // by port
+  std::vector<const model::Resource*> selectedBy;  // Servers whose podSelector matches it
+};
+
+// A policy object or route the inbound index leaves out, and why (`at`: the field at fault).
+struct Ignored {
+  const model::Resource* object = nullptr;
+  yaml::NodeRef at;
+  std::string message;
 };
 
 // One `status.parents` entry the policy controller writes for a route's Server parentRef.
@@ -136,6 +145,7 @@ struct ServerParent {
 struct LinkerdModel {
   std::vector<WorkloadInbound> workloads;   // Store order
   std::vector<ServerParent> serverParents;  // routes in Store order, parentRefs in order
+  std::vector<Ignored> ignored;             // by kind, then Store order
 
   const WorkloadInbound* inboundOf(const model::Resource* workload) const;
   std::vector<const ServerParent*> parentsOf(const model::Resource* route) const;
