@@ -101,4 +101,20 @@ std::vector<HttpProbe> httpProbes(yaml::NodeRef podSpec) {
   return out;
 }
 
+bool serviceSelects(const model::Resource& service, const Workload& workload) {
+  yaml::NodeRef selector = service.spec().get("selector");
+  if (service.namespace_ != workload.namespace_ || !selector.isMapping() || selector.size() == 0)
+    return false;
+  return model::LabelSelector::fromMatchLabels(selector).matches(workload.labels);
+}
+
+std::optional<std::int64_t> serviceTargetPort(yaml::NodeRef servicePort, yaml::NodeRef podSpec) {
+  yaml::NodeRef target = servicePort.get("targetPort");
+  if (!target) return servicePort.get("port").asInt();
+  if (std::optional<std::int64_t> n = target.asInt()) return n;
+  for (const ContainerPort& p : containerPorts(podSpec))
+    if (p.name == target.str()) return p.number;
+  return std::nullopt;
+}
+
 }  // namespace pg::graph

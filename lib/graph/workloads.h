@@ -56,4 +56,12 @@ struct HttpProbe {
 // Every HTTP probe (httpGet) of every container, in manifest order.
 std::vector<HttpProbe> httpProbes(yaml::NodeRef podSpec);
 
+// Whether a Service's `spec.selector` selects the workload (same namespace; a Service without
+// selector selects nothing: its endpoints are managed by hand).
+bool serviceSelects(const model::Resource& service, const Workload& workload);
+
+// The container port a Service port sends to on a workload: `targetPort` as a number, or the
+// name of a container port; `port` when targetPort is absent. nullopt when a name matches none.
+std::optional<std::int64_t> serviceTargetPort(yaml::NodeRef servicePort, yaml::NodeRef podSpec);
+
 }  // namespace pg::graph

@@ -3,18 +3,13 @@
 
 #include <cctype>
 
+#include "lib/policy/linkerd/strings.h"
+
 namespace pg::policy::linkerd {
 
 namespace {
 
-bool same(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
+constexpr auto same = detail::equalsIgnoringCase;
 
 // The group a ref names: absent and "core" are the core group.
 std::string_view groupOf(yaml::NodeRef ref) {
@@ -57,6 +52,10 @@ bool spiffeId(std::string_view rest) {
   }
   return true;
 }
+
+constexpr const char* kIdentitiesTogether =
+    "a MeshTLSAuthentication and a ServiceAccount may not be required together: name the "
+    "ServiceAccount in the MeshTLSAuthentication";
 
 void add(std::vector<Problem>& out, yaml::NodeRef at, std::string message) {
   out.push_back({at, std::move(message), true});
@@ -114,19 +113,13 @@ std::vector<Problem> refuseAuthorizationPolicy(const model::Resource& policy) {
         add(out, ref,
             "only one MeshTLSAuthentication may be required: merge their identities "
             "into one");
-      if (accounts)
-        add(out, ref,
-            "a MeshTLSAuthentication and a ServiceAccount may not be required "
-            "together: name the ServiceAccount in the MeshTLSAuthentication");
+      if (accounts) add(out, ref, kIdentitiesTogether);
     } else if (refIs(ref, "", "ServiceAccount")) {
       if (++accounts == 2)
         add(out, ref,
             "only one ServiceAccount may be required: use a MeshTLSAuthentication "
             "with identityRefs for several");
-      if (mesh)
-        add(out, ref,
-            "a MeshTLSAuthentication and a ServiceAccount may not be required "
-            "together: name the ServiceAccount in the MeshTLSAuthentication");
+      if (mesh) add(out, ref, kIdentitiesTogether);
     } else if (refIs(ref, kPolicyGroup, "NetworkAuthentication")) {
       if (++networks == 2)
         add(out, ref,

@@ -11,6 +11,7 @@
 
 #include "lib/model/parallel.h"
 #include "lib/model/selector.h"
+#include "lib/policy/linkerd/strings.h"
 
 namespace pg::policy::linkerd {
 
@@ -22,16 +23,8 @@ constexpr std::string_view kRequireIdentityAnnotation =
     "config.linkerd.io/proxy-require-identity-inbound-ports";
 constexpr std::string_view kOpaquePortsAnnotation = "config.linkerd.io/opaque-ports";
 
-std::string text(yaml::NodeRef n) {
-  return n.isScalar() && !n.isNull() ? std::string(n.str()) : "";
-}
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using detail::equalsIgnoringCase;
+using detail::text;
 
 // Linkerd's port sets: comma-separated numbers and ranges (`8080,9000-9010`). One entry that
 // does not parse makes the whole annotation empty (`ports_annotation`).

@@ -4,14 +4,13 @@
 #include <algorithm>
 
 #include "lib/policy/linkerd/inbound.h"
+#include "lib/policy/linkerd/strings.h"
 
 namespace pg::policy::linkerd {
 
 namespace {
 
-std::string text(yaml::NodeRef n) {
-  return n.isScalar() && !n.isNull() ? std::string(n.str()) : "";
-}
+using detail::text;
 
 bool fail(Problem* problem, yaml::NodeRef at, std::string message, bool refused = true) {
   if (problem) *problem = {at, std::move(message), refused};
