@@ -68,7 +68,7 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
     const model::Resource& target = resolveRef(a, o->ref, kind, namespace_, name);
     std::vector<policy::Effective> effective =
         policy::effectiveOn(a.policies, a.topology, a.store, target, section);
-    report::ExplainInput input{target, section, effective};
+    report::ExplainInput input{target, section, effective, a.linkerd.inboundOf(&target)};
     if (o->format == "json")
       report::writeExplainJson(std::cout, input);
     else if (o->format == "yaml")

@@ -53,6 +53,7 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   policy::PolicyOptions policyOptions = inputs.policy;
   policyOptions.jobs = inputs.jobs;
   a.policies = policy::simulate(a.store, a.topology, config, policyOptions);
+  a.linkerd = policy::linkerd::buildLinkerd(a.store, config.linkerd, inputs.jobs);
   a.config = std::move(config);
   return a;
 }

@@ -14,6 +14,7 @@
 #include "lib/model/source.h"
 #include "lib/model/store.h"
 #include "lib/policy/engine.h"
+#include "lib/policy/linkerd/inbound.h"
 
 namespace pg::analysis {
 
@@ -49,6 +50,7 @@ struct Analysis {
   model::Store store;
   graph::Topology topology;
   policy::PolicyModel policies;
+  policy::linkerd::LinkerdModel linkerd;  // inbound servers per workload, Server route status
   // The threads the stages ran on (`Inputs::jobs`); later stages (the rule engine) use as
   // many. Results never depend on it.
   unsigned jobs = 1;

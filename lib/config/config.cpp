@@ -155,7 +155,78 @@ void readSnapshots(const Reader& r, yaml::NodeRef node, SnapshotSettings& snapsh
   }
 }
 
+std::vector<model::Cidr> readNetworks(const Reader& r, yaml::NodeRef node, std::string_view what) {
+  std::vector<model::Cidr> out;
+  auto add = [&](yaml::NodeRef at, std::string_view text) {
+    std::optional<model::Cidr> cidr = model::Cidr::parse(text);
+    if (!cidr)
+      r.fail(at, std::string(what) + ": \"" + std::string(text) +
+                     "\" is not a CIDR (write addr/len, e.g. 10.0.0.0/8)");
+    out.push_back(*cidr);
+  };
+  if (node.isScalar() && !node.isNull()) {  // the controller flag's form: comma-separated
+    std::string_view text = node.str();
+    while (!text.empty()) {
+      std::size_t comma = text.find(',');
+      std::string_view part = text.substr(0, comma);
+      if (part.find_first_not_of(' ') != std::string_view::npos) add(node, part);
+      if (comma == std::string_view::npos) break;
+      text.remove_prefix(comma + 1);
+    }
+    return out;
+  }
+  if (!node.isSequence()) r.fail(node, std::string(what) + " must be a list of CIDRs");
+  for (yaml::NodeRef item : node.items()) add(item, r.string(item, what));
+  return out;
+}
+
+void readLinkerd(const Reader& r, yaml::NodeRef node, LinkerdSettings& linkerd) {
+  if (node.isNull()) return;
+  if (!node.isMapping()) r.fail(node, "linkerd must be a mapping");
+  for (auto [k, v] : node.entries()) {
+    std::string_view key = k.str();
+    if (key == "clusterNetworks") {
+      linkerd.clusterNetworks = readNetworks(r, v, "linkerd.clusterNetworks");
+    } else if (key == "probeNetworks") {
+      linkerd.probeNetworks = readNetworks(r, v, "linkerd.probeNetworks");
+    } else if (key == "defaultInboundPolicy") {
+      linkerd.defaultInboundPolicy = r.string(v, "linkerd.defaultInboundPolicy");
+      if (!isLinkerdDefaultPolicy(linkerd.defaultInboundPolicy))
+        r.fail(v,
+               "linkerd.defaultInboundPolicy must be one of all-unauthenticated, "
+               "all-authenticated, cluster-unauthenticated, cluster-authenticated, deny, audit");
+    } else if (key == "controlPlaneNamespace") {
+      linkerd.controlPlaneNamespace = r.string(v, "linkerd.controlPlaneNamespace");
+      if (linkerd.controlPlaneNamespace.empty())
+        r.fail(v, "linkerd.controlPlaneNamespace must not be empty");
+    } else if (key == "identityDomain") {
+      linkerd.identityDomain = r.string(v, "linkerd.identityDomain");
+      if (linkerd.identityDomain.empty()) r.fail(v, "linkerd.identityDomain must not be empty");
+    } else {
+      r.fail(k, "unknown linkerd setting \"" + std::string(key) +
+                    "\" (known: clusterNetworks, defaultInboundPolicy, controlPlaneNamespace, "
+                    "identityDomain, probeNetworks)");
+    }
+  }
+}
+
 }  // namespace
+
+bool isLinkerdDefaultPolicy(std::string_view policy) {
+  return policy == "all-unauthenticated" || policy == "all-authenticated" ||
+         policy == "cluster-unauthenticated" || policy == "cluster-authenticated" ||
+         policy == "deny" || policy == "audit";
+}
+
+LinkerdSettings defaultLinkerdSettings() {
+  LinkerdSettings s;
+  for (std::string_view net :
+       {"10.0.0.0/8", "100.64.0.0/10", "172.16.0.0/12", "192.168.0.0/16", "fd00::/8"})
+    s.clusterNetworks.push_back(*model::Cidr::parse(net));
+  for (std::string_view net : {"0.0.0.0/0", "::/0"})
+    s.probeNetworks.push_back(*model::Cidr::parse(net));
+  return s;
+}
 
 Config parseConfig(std::string text, const std::string& displayPath) {
   Config config;
@@ -187,10 +258,12 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readPolicies(r, v, config);
     else if (key == "snapshots")
       readSnapshots(r, v, config.snapshots);
+    else if (key == "linkerd")
+      readLinkerd(r, v, config.linkerd);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, snapshots)");
+                    "policies, snapshots, linkerd)");
   }
   return config;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/model/cidr.h"
 #include "lib/model/finding.h"
 #include "lib/model/source.h"
 
@@ -51,6 +52,17 @@ struct SnapshotSettings {
   bool required = false;  // set by `snapshot --check`: compare even without a folder
 };
 
+// Linkerd's policy controller flags (`linkerd:`); the defaults are a Helm install's.
+struct LinkerdSettings {
+  std::vector<model::Cidr> clusterNetworks;  // set by defaultLinkerdSettings()
+  std::string defaultInboundPolicy = "all-unauthenticated";
+  std::string controlPlaneNamespace = "linkerd";
+  std::string identityDomain = "cluster.local";
+  std::vector<model::Cidr> probeNetworks;
+};
+LinkerdSettings defaultLinkerdSettings();
+bool isLinkerdDefaultPolicy(std::string_view policy);
+
 struct Config {
   std::string path;                  // as reported; empty when no file was read
   std::vector<std::string> include;  // globs over paths relative to the repository root
@@ -61,6 +73,7 @@ struct Config {
   std::vector<Suppression> suppressions;
   std::vector<PolicyKind> policies;
   SnapshotSettings snapshots;
+  LinkerdSettings linkerd = defaultLinkerdSettings();
 };
 
 // A config file that cannot be used; the message starts with `path:line:column:`.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lib/report/common.h"
+#include "lib/report/linkerd.h"
 #include "lib/report/report.h"
 #include "lib/report/values.h"
 
@@ -66,7 +67,9 @@ Json explainDocument(const ExplainInput& in) {
     }
     policies.push_back(std::move(entry));
   }
-  return {{"target", targetJson(in.target, in.section)}, {"policies", policies}};
+  Json doc = {{"target", targetJson(in.target, in.section)}, {"policies", policies}};
+  if (in.linkerd) doc["linkerd"] = detail::linkerdInboundJson(*in.linkerd);
+  return doc;
 }
 
 std::string compact(const Json& v) {
@@ -136,10 +139,7 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
   model::ObjectRef ref = input.target.ref();
   ref.sectionName = std::string(input.section);
   out << bold(ref.display()) << '\n';
-  if (input.effective.empty()) {
-    out << "  no policy reaches it\n";
-    return;
-  }
+  if (input.effective.empty()) out << "  no policy reaches it\n";
   for (const policy::Effective& e : input.effective) {
     std::string path;
     for (const policy::Step& s : e.path) path += (path.empty() ? "" : " > ") + s.display();
@@ -176,6 +176,7 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
       out << '\n';
     }
   }
+  if (input.linkerd) detail::writeLinkerdText(out, *input.linkerd, options.color);
 }
 
 std::string explainJsonText(const ExplainInput& input) {

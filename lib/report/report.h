@@ -44,6 +44,8 @@ struct ExplainInput {
   const model::Resource& target;
   std::string_view section;  // a listener, rule or port; empty for the whole object
   const std::vector<policy::Effective>& effective;
+  // A workload's Linkerd inbound servers (`linkerd.inbound`); null for other objects.
+  const policy::linkerd::WorkloadInbound* linkerd = nullptr;
 };
 void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options);
 void writeExplainJson(std::ostream& out, const ExplainInput& input);

@@ -63,6 +63,19 @@ Json ancestorRef(const policy::AncestorRef& ref) {
   return out;
 }
 
+// Linkerd's policy controller's entry for a Server parent: the one Accepted condition.
+Json serverParentJson(const policy::linkerd::ServerParent& p) {
+  Json ref = {{"group", policy::linkerd::kPolicyGroup},
+              {"kind", "Server"},
+              {"namespace", p.namespace_},
+              {"name", p.name}};
+  if (!p.sectionName.empty()) ref["sectionName"] = p.sectionName;
+  if (p.port) ref["port"] = *p.port;
+  return {{"parentRef", ref},
+          {"controllerName", policy::linkerd::kControllerName},
+          {"conditions", conditions({p.accepted})}};
+}
+
 // Conditions policies' controllers add to the objects they affect
 // (`kuadrant.io/AuthPolicyAffected`), in policy order.
 std::vector<graph::Condition> targetConditions(const analysis::Analysis& a,
@@ -85,7 +98,13 @@ Json statusItems(const analysis::Analysis& a) {
   for (const graph::Route& route : a.topology.routes) {
     Json parents = Json::array();
     std::vector<graph::Condition> affected = targetConditions(a, route.resource);
+    std::vector<const policy::linkerd::ServerParent*> servers = a.linkerd.parentsOf(route.resource);
+    std::size_t nextServer = 0;
     for (const graph::RouteParent& p : route.parents) {
+      if (nextServer < servers.size() && servers[nextServer]->parentRef == p.ref.node) {
+        parents.push_back(serverParentJson(*servers[nextServer++]));
+        continue;
+      }
       if (p.conditions.empty()) continue;
       std::string_view controller =
           p.gateway ? p.gateway->controllerName : std::string_view(a.topology.meshControllerName);
@@ -96,6 +115,14 @@ Json statusItems(const analysis::Analysis& a) {
                          {"conditions", conditions(all)}});
     }
     if (!parents.empty()) items.push_back(item(*route.resource, {{"parents", parents}}));
+  }
+  // Routes outside the Gateway API topology (policy.linkerd.io HTTPRoutes) with Server parents.
+  for (std::size_t i = 0; i < a.linkerd.serverParents.size();) {
+    const model::Resource* route = a.linkerd.serverParents[i].route;
+    Json parents = Json::array();
+    for (; i < a.linkerd.serverParents.size() && a.linkerd.serverParents[i].route == route; ++i)
+      parents.push_back(serverParentJson(a.linkerd.serverParents[i]));
+    if (!a.topology.findRoute(route)) items.push_back(item(*route, {{"parents", parents}}));
   }
   for (const policy::Policy& p : a.policies.policies) {
     Json status = Json::object();

@@ -199,6 +199,53 @@ spec:
   CHECK(run(dir.path(), "explain not-a-ref").status == 2);
 }
 
+TEST_CASE("explain on a workload: Linkerd's inbound servers as JSON, YAML and text") {
+  pg::testing::TestFolder dir;
+  dir.write("app.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - {name: web, image: example.com/web:1.0, ports: [{name: http, containerPort: 8080}]}
+---
+apiVersion: policy.linkerd.io/v1beta3
+kind: Server
+metadata: {name: web, namespace: shop}
+spec: {podSelector: {matchLabels: {app: web}}, port: http, proxyProtocol: HTTP/2}
+)");
+  dir.write(".policygraph.yaml", "linkerd:\n  defaultInboundPolicy: deny\n");
+  Run json = run(dir.path(), "explain Deployment/shop/web --format json");
+  REQUIRE(json.status == 0);
+  nlohmann::json doc = nlohmann::json::parse(json.out);
+  REQUIRE(doc["linkerd"]["inbound"].size() == 1);
+  const nlohmann::json& port = doc["linkerd"]["inbound"][0];
+  CHECK(port["port"] == 8080);
+  CHECK(port["server"] == nlohmann::json({{"kind", "Server"}, {"name", "web"}}));
+  CHECK(port["protocol"] == "HTTP/2");
+  CHECK(port["authorizations"].empty());
+  CHECK(port["grpcRoutes"][0]["ref"]["name"] == "default");
+  Run yaml = run(dir.path(), "explain Deployment/shop/web --format yaml");
+  CHECK(yaml.status == 0);
+  CHECK(yaml.out.find("linkerd:\n  inbound:\n    - port: 8080") != std::string::npos);
+  Run text = run(dir.path(), "explain Deployment/shop/web");
+  CHECK(text.status == 0);
+  CHECK(text.out.find("port 8080: Server web, HTTP/2") != std::string::npos);
+  CHECK(text.out.find("from Server/shop/web  app.yaml:14:12") != std::string::npos);
+  CHECK(text.out.find("authorizations: none (denies every request)") != std::string::npos);
+  // A ConfigMap is no workload: no linkerd document. A bad setting is a usage error.
+  dir.write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n");
+  CHECK(run(dir.path(), "explain ConfigMap/shop/c --format json").out.find("linkerd") ==
+        std::string::npos);
+  dir.write(".policygraph.yaml", "linkerd:\n  clusterNetworks: [10.0.0.0/33]\n");
+  Run bad = run(dir.path(), "explain Deployment/shop/web");
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find(".policygraph.yaml:2:21") != std::string::npos);
+}
+
 TEST_CASE("snapshot: --update then --check passes; a policy edit fails --check naming the field") {
   pg::testing::TestFolder dir;
   const std::string gateway =
