@@ -155,6 +155,16 @@ void readSnapshots(const Reader& r, yaml::NodeRef node, SnapshotSettings& snapsh
   }
 }
 
+// kuma: {systemNamespace: NAME}
+void readKuma(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (!node.isMapping()) r.fail(node, "kuma must be a mapping (systemNamespace: NAME)");
+  for (auto [k, v] : node.entries()) {
+    if (k.str() != "systemNamespace")
+      r.fail(k, "unknown kuma setting \"" + std::string(k.str()) + "\" (known: systemNamespace)");
+    config.kumaSystemNamespace = r.string(v, "kuma.systemNamespace");
+  }
+}
+
 }  // namespace
 
 Config parseConfig(std::string text, const std::string& displayPath) {
@@ -187,10 +197,12 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readPolicies(r, v, config);
     else if (key == "snapshots")
       readSnapshots(r, v, config.snapshots);
+    else if (key == "kuma")
+      readKuma(r, v, config);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, snapshots)");
+                    "policies, snapshots, kuma)");
   }
   return config;
 }
