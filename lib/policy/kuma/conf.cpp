@@ -280,6 +280,14 @@ void defaultBackendWeights(Conf& conf) {
 void normalize(Conf& conf, std::string_view policyType) {
   normalizeDurations(conf);
   defaultBackendWeights(conf);
+  if (policyType == "MeshAccessLog") {
+    // Every backend's format gets omitEmptyValues: false unless set.
+    if (Conf* backends = conf.find("backends"); backends && backends->type == Conf::Type::Array)
+      for (Conf& backend : backends->items)
+        for (Conf::Field& kind : backend.fields)
+          if (Conf* format = kind.second.find("format"); format && format->isObject())
+            setDefault(*format, "omitEmptyValues", Conf::boolean(false));
+  }
   if (policyType == "MeshTrace") {
     if (Conf* backends = conf.find("backends"); backends && backends->type == Conf::Type::Array)
       for (Conf& backend : backends->items)

@@ -54,7 +54,7 @@ std::string canonicalText(const Conf& conf);
 
 // Kuma's own normalisation of a conf of a policy type, as its API answers it: durations in Go's
 // form (`60s` → `1m0s`), and the defaults Kuma fills in (MeshTrace Zipkin backends,
-// backendRef weights).
+// MeshAccessLog formats, backendRef weights).
 void normalize(Conf& conf, std::string_view policyType);
 
 // Go's time.Duration text of a duration string ("1h30m", "1.5s", "300ms"); nullopt when `text`

@@ -83,6 +83,9 @@ Role deriveRole(const Policy& p, std::string_view systemNamespace) {
     if (label == "workload-owner") return Role::WorkloadOwner;
     return Role::System;
   }
+  // The control plane writes the derived role as the label when it admits a Kubernetes
+  // object; a Universal object without the label is a system policy.
+  if (p.resource->universal) return Role::System;
   if (p.namespace_.empty() || p.namespace_ == systemNamespace) return Role::System;
   if (p.to.empty()) return Role::WorkloadOwner;
   bool producer = std::all_of(p.to.begin(), p.to.end(), [&](const Item& item) {
@@ -435,23 +438,52 @@ Conf normalized(Conf conf, std::string_view type) {
 }
 
 std::vector<SubsetRule> buildSubsetRules(
-    const std::vector<std::pair<const Policy*, const Item*>>& all) {
+    const std::vector<std::pair<const Policy*, const Item*>>& all, bool withNegations) {
   std::vector<SubsetItem> items;
   for (const auto& [p, item] : all)
     if (auto s = subsetOf(item->ref)) items.push_back({p, item, std::move(*s)});
-  return buildSubsetRules(items);
+  return buildSubsetRules(items, withNegations);
 }
 
-std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given) {
+std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, bool withNegations) {
   std::vector<std::pair<const Policy*, const Item*>> items;
   std::vector<Subset> subsets;
+  std::set<std::string> keys;
   for (const SubsetItem& it : given) {
     items.emplace_back(it.policy, it.item);
     subsets.push_back(it.subset);
+    for (const Tag& t : it.subset) keys.insert(t.key);
   }
   std::vector<SubsetRule> rules;
   if (items.empty()) return rules;
   const std::size_t n = items.size();
+  std::vector<Conf> confs;
+  confs.reserve(n);
+  for (const auto& [p, item] : items) confs.push_back(itemConf(*p, *item));
+  // The rule of one subset: the merge of every item whose subset holds it.
+  auto ruleFor = [&](Subset ss) -> std::optional<SubsetRule> {
+    std::vector<const Conf*> relevant;
+    std::vector<const Policy*> origin;
+    for (std::size_t i = 0; i < n; ++i)
+      if (isSubset(subsets[i], ss)) {
+        relevant.push_back(&confs[i]);
+        addOrigin(origin, items[i].first);
+      }
+    if (relevant.empty()) return std::nullopt;
+    return SubsetRule{std::move(ss), normalized(mergeAll(relevant), items[0].first->type), origin};
+  };
+  // Without negations and with at most one tag key (`to` items: the mesh or a service), each
+  // distinct subset is a rule of its own, the longer first.
+  if (!withNegations && keys.size() <= 1) {
+    std::set<std::string> seen;
+    for (const Subset& ss : subsets)
+      if (seen.insert(canonical(ss)).second)
+        if (auto rule = ruleFor(ss)) rules.push_back(std::move(*rule));
+    std::stable_sort(rules.begin(), rules.end(), [](const SubsetRule& a, const SubsetRule& b) {
+      return a.subset.size() > b.subset.size();
+    });
+    return rules;
+  }
   std::vector<std::vector<bool>> adj(n, std::vector<bool>(n, false));
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j)
@@ -462,10 +494,6 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given) {
   cliques(adj, {}, nodes, {}, groups);
   std::stable_sort(groups.begin(), groups.end(),
                    [](const auto& a, const auto& b) { return cliqueKey(a) > cliqueKey(b); });
-  std::vector<Conf> confs;
-  confs.reserve(n);
-  for (const auto& [p, item] : items) confs.push_back(itemConf(*p, *item));
-  std::set<std::string> seen;
   for (const auto& group : groups) {
     Subset tags;
     for (std::size_t node : group)
@@ -474,18 +502,8 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given) {
     std::sort(tags.begin(), tags.end(), [](const Tag& a, const Tag& b) {
       return a.key != b.key ? a.key < b.key : a.value < b.value;
     });
-    for (Subset& ss : combinations(tags)) {
-      std::vector<const Conf*> relevant;
-      std::vector<const Policy*> origin;
-      for (std::size_t i = 0; i < n; ++i)
-        if (isSubset(subsets[i], ss)) {
-          relevant.push_back(&confs[i]);
-          addOrigin(origin, items[i].first);
-        }
-      if (relevant.empty() || !seen.insert(canonical(ss)).second) continue;
-      rules.push_back(
-          {std::move(ss), normalized(mergeAll(relevant), items[0].first->type), origin});
-    }
+    for (Subset& ss : combinations(tags))
+      if (auto rule = ruleFor(ss)) rules.push_back(std::move(*rule));
   }
   std::stable_sort(rules.begin(), rules.end(), [](const SubsetRule& a, const SubsetRule& b) {
     return positives(a.subset) > positives(b.subset);
@@ -642,7 +660,7 @@ std::vector<TypeRules> buildProxyRules(const Proxy& proxy, const std::vector<Pol
     std::vector<std::pair<const Policy*, const Item*>> toItems;
     for (const Policy* p : tr.matched)
       for (const Item& item : p->to) toItems.emplace_back(p, &item);
-    if (!exclusive) tr.toRules = buildSubsetRules(toSubsetItems(tr.matched, policies));
+    if (!exclusive) tr.toRules = buildSubsetRules(toSubsetItems(tr.matched, policies), false);
     std::vector<ResolvedTarget> distinct;
     for (const auto& [p, item] : toItems) {
       if (p->top.kind == "MeshHTTPRoute") continue;  // per route rule, not per resource
@@ -665,7 +683,7 @@ std::vector<TypeRules> buildProxyRules(const Proxy& proxy, const std::vector<Pol
         for (const Item& item : p->from) fromItems.emplace_back(p, &item);
         for (const Item& item : p->rules) ruleItems.emplace_back(p, &item);
       }
-      if (std::vector<SubsetRule> rules = buildSubsetRules(fromItems); !rules.empty())
+      if (std::vector<SubsetRule> rules = buildSubsetRules(fromItems, true); !rules.empty())
         tr.fromRules.push_back({ls[li], std::move(rules)});
       if (!ruleItems.empty()) {
         InboundRules entry;

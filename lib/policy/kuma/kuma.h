@@ -164,14 +164,16 @@ struct TypeRules {
 // Tag-subset rules from items (Kuma's BuildRules): the sources split into the subsets each
 // combination of the items' tags (with negations) defines, per maximal clique of intersecting
 // items, each with the merge of the items that cover it.
+// `withNegations` (from rules) always splits by cliques; `to` rules over at most one tag key
+// are one rule per distinct subset instead.
 std::vector<SubsetRule> buildSubsetRules(
-    const std::vector<std::pair<const Policy*, const Item*>>& items);
+    const std::vector<std::pair<const Policy*, const Item*>>& items, bool withNegations);
 struct SubsetItem {
   const Policy* policy = nullptr;
   const Item* item = nullptr;
   Subset subset;
 };
-std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& items);
+std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& items, bool withNegations);
 // The `to` items of matched policies with their subsets; a policy whose top-level targetRef
 // is a MeshHTTPRoute applies per rule of the route: the rule's destination and
 // `__rule-matches-hash__` of its matches.
