@@ -94,7 +94,21 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
       return;
     }
     const analysis::Analysis& a = analyzeInputs(o->inputs);
+    if (!o->mesh.empty() && (kind == "Dataplane" || kind == "MeshGateway") && o->format != "yaml") {
+      std::vector<const model::Resource*> found = a.store.findInMesh(kind, o->mesh, name);
+      if (found.empty()) throw UsageError(o->ref + " names nothing in mesh " + o->mesh);
+      report::writeKumaExplain(std::cout, a, *found.front(), o->format == "json",
+                               {colorWanted(o->color)});
+      exitCode = kClean;
+      return;
+    }
     const model::Resource& target = resolveRef(a, o->ref, kind, namespace_, name);
+    if (target.group == "kuma.io" && !target.mesh.empty() &&
+        (kind == "Dataplane" || kind == "MeshGateway") && o->format != "yaml") {
+      report::writeKumaExplain(std::cout, a, target, o->format == "json", {colorWanted(o->color)});
+      exitCode = kClean;
+      return;
+    }
     std::vector<policy::Effective> effective =
         policy::effectiveOn(a.policies, a.topology, a.store, target, section);
     report::ExplainInput input{target, section, effective};

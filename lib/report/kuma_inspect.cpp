@@ -256,13 +256,10 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& a, const Kuma
         std::vector<const kuma::Policy*> origins;
         json ruleList = json::array();
         for (const kuma::InboundRules::Rule& r : in.rules)
-          for (const kuma::RuleOrigin& o : r.origin) {
-            addPolicy(origins, o.policy);
-            kuma::Conf conf = kuma::Conf::object();
-            for (const kuma::Item& item : o.policy->rules)
-              if (item.index == o.ruleIndex) conf = kuma::itemConf(*o.policy, item);
-            ruleList.push_back({{"kri", kuma::kriOf(*o.policy->resource)},
-                                {"conf", confJson(kuma::normalized(conf, tr.type))}});
+          for (std::size_t i = 0; i < r.origin.size() && i < r.conf.size(); ++i) {
+            addPolicy(origins, r.origin[i].policy);
+            ruleList.push_back({{"kri", kuma::kriOf(*r.origin[i].policy->resource)},
+                                {"conf", confJson(r.conf[i])}});
           }
         list.push_back({{"kind", tr.type}, {"origins", kriOrigins(origins)}, {"rules", ruleList}});
       }
@@ -304,6 +301,156 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& a, const Kuma
     }
   }
   out << json{{q.view == "routes" ? "routes" : "policies", list}}.dump(1) << '\n';
+}
+
+namespace {
+
+struct Leaf {
+  std::string field;
+  std::string value;
+  const kuma::Conf* conf;
+};
+
+// Every leaf of a conf (scalars, lists taken whole), depth first, as dotted paths.
+void leaves(const kuma::Conf& c, const std::string& prefix, std::vector<Leaf>& out) {
+  if (c.isObject() && !c.fields.empty()) {
+    for (const kuma::Conf::Field& f : c.fields)
+      leaves(f.second, prefix.empty() ? f.first : prefix + "." + f.first, out);
+    return;
+  }
+  out.push_back({prefix, confJson(c).dump(), &c});
+}
+
+std::string locationOf(const kuma::Conf& c) {
+  if (!c.origin || !c.origin->file) return "Kuma's default";
+  return c.origin->file->path + ":" + std::to_string(c.source.start().line) + ":" +
+         std::to_string(c.source.start().column);
+}
+
+std::string policyName(const model::Resource& r) {
+  return std::string(r.kind) + "/" + std::string(r.name);
+}
+
+json provenanceJson(const kuma::Conf& conf) {
+  std::vector<Leaf> ls;
+  leaves(conf, "", ls);
+  json out = json::array();
+  for (const Leaf& l : ls) {
+    json entry = {{"field", l.field}};
+    if (l.conf->origin) {
+      entry["policy"] = policyName(*l.conf->origin);
+      entry["file"] = l.conf->origin->file ? l.conf->origin->file->path : std::string();
+      entry["line"] = l.conf->source.start().line;
+      entry["column"] = l.conf->source.start().column;
+    } else {
+      entry["policy"] = "Kuma's default";
+    }
+    out.push_back(entry);
+  }
+  return out;
+}
+
+std::string subsetText(const kuma::Subset& subset) {
+  if (subset.empty()) return "everything";
+  std::string out;
+  for (const kuma::Tag& t : subset)
+    out += (out.empty() ? "" : ", ") + t.key + (t.negated ? "!=" : "=") + t.value;
+  return out;
+}
+
+// One merged rule of a proxy: what it applies to and its conf.
+struct Shown {
+  std::string rule;  // proxy, to, from, inbound, resource
+  std::string on;
+  const kuma::Conf* conf;
+};
+
+std::vector<Shown> shownRules(const kuma::TypeRules& tr) {
+  std::vector<Shown> out;
+  if (tr.proxyRule) out.push_back({"proxy", "the whole proxy", &tr.proxyRule->conf});
+  for (const kuma::SubsetRule& r : tr.toRules) out.push_back({"to", subsetText(r.subset), &r.conf});
+  for (const kuma::ResourceRule& r : tr.toResourceRules)
+    for (const kuma::Conf& c : r.conf)
+      out.push_back({"resource",
+                     std::string(r.resource->kind) + "/" + std::string(r.resource->name) +
+                         (r.section.empty() ? "" : "#" + r.section),
+                     &c});
+  for (const kuma::FromRules& f : tr.fromRules)
+    for (const kuma::SubsetRule& r : f.rules)
+      out.push_back(
+          {"from", "port " + std::to_string(f.listener.port) + ", sources " + subsetText(r.subset),
+           &r.conf});
+  for (const kuma::InboundRules& in : tr.inboundRules)
+    for (const kuma::InboundRules::Rule& r : in.rules)
+      for (const kuma::Conf& c : r.conf)
+        out.push_back({"inbound", "port " + std::to_string(in.listener.port), &c});
+  return out;
+}
+
+}  // namespace
+
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& a, const model::Resource& target,
+                      bool asJson, const TextOptions& options) {
+  (void)options;
+  kuma::Settings settings;
+  settings.systemNamespace = a.config.kumaSystemNamespace;
+  std::vector<kuma::Policy> policies = kuma::readPolicies(a.store, target.mesh, settings);
+  kuma::Proxy proxy;
+  if (target.kind == "Dataplane") {
+    const graph::kuma::Dataplane* dp = a.kuma.dataplane(target.mesh, target.name);
+    if (!dp) return;
+    proxy = {dp->resource, dp, a.kuma.gatewayOf(*dp), dp->gatewayTags};
+  } else {
+    const graph::kuma::MeshGateway* gw = a.kuma.gateway(target.mesh, target.name);
+    if (!gw) return;
+    proxy.resource = gw->resource;
+    proxy.gateway = gw;
+    if (!gw->selectors.empty()) proxy.gatewayTags = gw->selectors.front();
+  }
+  std::vector<kuma::TypeRules> rules =
+      kuma::buildProxyRules(proxy, policies, a.store, a.kuma, settings);
+  if (asJson) {
+    json doc = {{"target",
+                 {{"kind", std::string(target.kind)},
+                  {"mesh", std::string(target.mesh)},
+                  {"name", std::string(target.name)}}},
+                {"policies", json::array()}};
+    for (const kuma::TypeRules& tr : rules) {
+      json matched = json::array();
+      for (const kuma::Policy* p : tr.matched)
+        matched.push_back({{"policy", policyName(*p->resource)},
+                           {"file", p->resource->file ? p->resource->file->path : std::string()},
+                           {"line", p->resource->node.start().line},
+                           {"role", std::string(kuma::roleName(p->role))}});
+      json shown = json::array();
+      for (const Shown& r : shownRules(tr))
+        shown.push_back({{"rule", r.rule},
+                         {"on", r.on},
+                         {"effective", confJson(*r.conf)},
+                         {"provenance", provenanceJson(*r.conf)}});
+      doc["policies"].push_back({{"kind", tr.type}, {"matched", matched}, {"rules", shown}});
+    }
+    out << doc.dump(2) << '\n';
+    return;
+  }
+  out << target.display() << '\n';
+  if (rules.empty()) out << "  no Kuma policy selects it\n";
+  for (const kuma::TypeRules& tr : rules) {
+    out << "  " << tr.type << " (in Kuma's order; a later policy wins):\n";
+    for (const kuma::Policy* p : tr.matched)
+      out << "    " << policyName(*p->resource) << "  "
+          << (p->resource->file ? p->resource->file->path : std::string()) << ":"
+          << p->resource->node.start().line << "  (" << kuma::roleName(p->role) << ")\n";
+    for (const Shown& r : shownRules(tr)) {
+      out << "    " << r.rule << " rule on " << r.on << ":\n";
+      std::vector<Leaf> ls;
+      leaves(*r.conf, "", ls);
+      for (const Leaf& l : ls)
+        out << "      " << (l.field.empty() ? "(empty)" : l.field) << ": " << l.value << "  <- "
+            << (l.conf->origin ? policyName(*l.conf->origin) + " " : std::string())
+            << locationOf(*l.conf) << '\n';
+    }
+  }
 }
 
 }  // namespace pg::report

@@ -77,6 +77,11 @@ class KumaInspectError : public std::runtime_error {
 };
 void writeKumaInspect(std::ostream& out, const analysis::Analysis& analysis,
                       const KumaInspectQuery& query);
+// `explain` (text or JSON) on a Kuma Dataplane or MeshGateway: per policy type the policies that
+// select it in Kuma's order, and each merged rule with the policy, file, line and column every
+// field came from.
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
+                      const model::Resource& target, bool asJson, const TextOptions& options);
 
 // `policygraph diff`: what a change does (lib/diff), for people (text), for machines (JSON)
 // and for a pull-request comment (Markdown: a summary table first, the details folded, a

@@ -14,22 +14,15 @@
 #include "lib/model/store.h"
 #include "lib/policy/kuma/kuma.h"
 #include "lib/yaml/parser.h"
+#include "tests/unit/load_store.h"
 
 using namespace pg;
 namespace kuma = pg::policy::kuma;
 
 namespace {
 
-struct Loaded {
-  load::FileResult file;
-  model::Store store;
-};
-
-Loaded loadStore(std::string text) {
-  Loaded l{load::loadText("test.yaml", std::move(text), {}), model::Store("default")};
-  l.store.build(l.file.resources);
-  return l;
-}
+using testing::Loaded;
+using testing::loadStore;
 
 std::string canon(const kuma::Conf& c) {
   return kuma::canonicalText(c);
@@ -112,8 +105,36 @@ TEST_CASE("kuma: policies are ordered by targetRef kind, origin, role, then name
   CHECK(names == std::vector<std::string>{"g", "d", "c", "a", "b"});
 }
 
+namespace {
+
+struct Proxied {
+  Loaded loaded;
+  graph::kuma::Topology topo;
+  std::vector<kuma::Policy> policies;
+  std::vector<kuma::TypeRules> rules;
+};
+
+// The rules Kuma builds for Dataplane `dp` of mesh `m` in `text`.
+Proxied rulesOf(std::string text) {
+  Proxied p{loadStore(std::move(text)), {}, {}, {}};
+  p.topo = graph::kuma::build(p.loaded.store);
+  p.policies = kuma::readPolicies(p.loaded.store, "m", {});
+  const graph::kuma::Dataplane* dp = p.topo.dataplane("m", "dp");
+  REQUIRE(dp);
+  kuma::Proxy proxy{dp->resource, dp, p.topo.gatewayOf(*dp), dp->gatewayTags};
+  p.rules = kuma::buildProxyRules(proxy, p.policies, p.loaded.store, p.topo, {});
+  return p;
+}
+
+const char* kMeshAndDp =
+    "type: Mesh\nname: m\n---\n"
+    "type: Dataplane\nname: dp\nmesh: m\nlabels: {k8s.kuma.io/namespace: app}\nnetworking:\n"
+    "  address: 1.1.1.1\n  inbound:\n    - port: 80\n      tags: {kuma.io/service: web}\n---\n";
+
+}  // namespace
+
 TEST_CASE("kuma: from rules split sources into cliques of tag subsets with negations") {
-  Loaded l = loadStore(
+  Proxied p = rulesOf(
       "type: Mesh\nname: m\n---\n"
       "type: Dataplane\nname: dp\nmesh: m\nnetworking:\n  address: 1.1.1.1\n  inbound:\n"
       "    - port: 80\n      tags: {kuma.io/service: web}\n---\n"
@@ -123,12 +144,7 @@ TEST_CASE("kuma: from rules split sources into cliques of tag subsets with negat
       "  targetRef: {kind: MeshService, name: web}\n  from:\n"
       "    - {targetRef: {kind: MeshService, name: a}, default: {action: Allow}}\n"
       "    - {targetRef: {kind: MeshService, name: b}, default: {action: Allow}}\n");
-  graph::kuma::Topology topo = graph::kuma::build(l.store);
-  std::vector<kuma::Policy> ps = kuma::readPolicies(l.store, "m", {});
-  const graph::kuma::Dataplane* dp = topo.dataplane("m", "dp");
-  REQUIRE(dp);
-  kuma::Proxy proxy{dp->resource, dp, nullptr, {}};
-  std::vector<kuma::TypeRules> rules = kuma::buildProxyRules(proxy, ps, l.store, topo, {});
+  std::vector<kuma::TypeRules>& rules = p.rules;
   REQUIRE(rules.size() == 1);
   REQUIRE(rules[0].fromRules.size() == 1);
   std::vector<std::string> got;
@@ -166,6 +182,7 @@ TEST_CASE("kuma: from and to rules agree with Kuma's matcher goldens") {
     return;
   }
   int compared = 0;
+  int skipped = 0;
   for (std::string folder : {"fromrules", "torules"}) {
     std::vector<std::filesystem::path> goldens;
     for (const auto& e : std::filesystem::directory_iterator(root / folder))
@@ -176,6 +193,14 @@ TEST_CASE("kuma: from and to rules agree with Kuma's matcher goldens") {
       std::string dpText = readFile(base + ".dataplane.yaml");
       std::string text = dpText + "\n---\n" + readFile(base + ".policies.yaml");
       Loaded l = loadStore(text);
+      if (!l.file.problems.empty()) {
+        // An input we cannot read as Kuma does (torules/03 writes two policies in one
+        // document: Kuma's parser keeps the later duplicate keys, the loader reports them).
+        MESSAGE("not compared, the loader reports " << l.file.problems.front().message << ": "
+                                                    << golden.string());
+        ++skipped;
+        continue;
+      }
       graph::kuma::Topology topo = graph::kuma::build(l.store);
       REQUIRE(!topo.dataplanes.empty());
       const graph::kuma::Dataplane& dp = topo.dataplanes.front();
@@ -247,6 +272,105 @@ TEST_CASE("kuma: from and to rules agree with Kuma's matcher goldens") {
       }
     }
   }
-  MESSAGE("compared " << compared << " rule lists with Kuma's goldens");
+  MESSAGE("compared " << compared << " rule lists with Kuma's goldens; " << skipped
+                      << " golden(s) not compared");
   CHECK(compared > 0);
+  CHECK(skipped <= 1);
+}
+
+TEST_CASE("kuma: to rules over one tag key are one rule per distinct subset, longest first") {
+  Proxied p =
+      rulesOf(std::string(kMeshAndDp) +
+              "type: MeshTimeout\nname: t\nmesh: m\nspec:\n  to:\n"
+              "    - {targetRef: {kind: MeshService, name: a}, default: {idleTimeout: 1s}}\n"
+              "    - {targetRef: {kind: Mesh}, default: {idleTimeout: 2s}}\n"
+              "    - {targetRef: {kind: MeshService, name: b}, default: {idleTimeout: 3s}}\n");
+  REQUIRE(p.rules.size() == 1);
+  std::vector<std::string> got;
+  for (const kuma::SubsetRule& r : p.rules[0].toRules)
+    got.push_back((r.subset.empty() ? std::string("*") : r.subset[0].value) + "=" + canon(r.conf));
+  // No negations: the mesh-wide rule stays a rule of its own, after the services; each rule
+  // merges the items that cover it in their order, so the later mesh-wide item wins over `a`.
+  CHECK(got == std::vector<std::string>{"a={idleTimeout:\"2s\",}", "b={idleTimeout:\"3s\",}",
+                                        "*={idleTimeout:\"2s\",}"});
+}
+
+TEST_CASE("kuma: inbound rules keep each entry's own conf, in policy order") {
+  Proxied p = rulesOf(std::string(kMeshAndDp) +
+                      "type: MeshTimeout\nname: b\nmesh: m\nspec:\n"
+                      "  rules: [{default: {idleTimeout: 60s}}]\n---\n"
+                      "type: MeshTimeout\nname: a\nmesh: m\nspec:\n"
+                      "  from: [{targetRef: {kind: Mesh}, default: {connectionTimeout: 1s}}]\n");
+  REQUIRE(p.rules.size() == 1);
+  REQUIRE(p.rules[0].inboundRules.size() == 1);
+  const auto& rules = p.rules[0].inboundRules[0].rules;
+  REQUIRE(rules.size() == 2);
+  // Name descending: b, then a (which wins); a `from` on the whole mesh is an inbound rule too.
+  CHECK(rules[0].origin[0].policy->resource->name == "b");
+  CHECK(canon(rules[0].conf[0]) == "{idleTimeout:\"1m0s\",}");
+  CHECK(rules[1].origin[0].policy->resource->name == "a");
+}
+
+TEST_CASE("kuma: a Universal policy without a role label is a system policy, in any namespace") {
+  Proxied p = rulesOf(std::string(kMeshAndDp) +
+                      "type: MeshTimeout\nname: other-ns\nmesh: m\n"
+                      "labels: {k8s.kuma.io/namespace: other}\nspec:\n"
+                      "  to: [{targetRef: {kind: Mesh}, default: {idleTimeout: 1s}}]\n---\n"
+                      "type: MeshTimeout\nname: consumer\nmesh: m\n"
+                      "labels: {k8s.kuma.io/namespace: other, kuma.io/policy-role: consumer}\n"
+                      "spec:\n  to: [{targetRef: {kind: Mesh}, default: {idleTimeout: 2s}}]\n");
+  REQUIRE(p.rules.size() == 1);
+  // The consumer policy of another namespace does not reach the proxy; the system one does.
+  REQUIRE(p.rules[0].matched.size() == 1);
+  CHECK(p.rules[0].matched[0]->resource->name == "other-ns");
+}
+
+TEST_CASE("kuma: route rules merge by matches, in the order of the route that set them last") {
+  kuma::Conf r1 = parseConf(
+      "rules:\n  - matches: [{path: {type: Exact, value: /a}}]\n"
+      "    default: {backendRefs: [{kind: MeshService, name: x}]}\n");
+  kuma::Conf r2 = parseConf(
+      "rules:\n  - matches: [{path: {type: Exact, value: /b}}]\n    default: {}\n"
+      "  - matches: [{path: {type: Exact, value: /a}}]\n"
+      "    default: {backendRefs: [{kind: MeshService, name: y, weight: 5}]}\n");
+  kuma::Conf merged = kuma::mergeRoutes("MeshHTTPRoute", {&r1, &r2}, {}, nullptr);
+  // /a merges (y wins) and takes its place in the later route's own order: /b, then /a.
+  CHECK(canon(merged) ==
+        "{rules:[{default:{},matches:[{path:{type:\"Exact\",value:\"/b\",},},],},"
+        "{default:{backendRefs:[{kind:\"MeshService\",name:\"y\",weight:5,},],},"
+        "matches:[{path:{type:\"Exact\",value:\"/a\",},},],},],}");
+  kuma::Conf t1 = parseConf("rules: [{default: {backendRefs: [{name: a, weight: 10}]}}]\n");
+  kuma::Conf t2 = parseConf("rules: [{default: {backendRefs: [{name: b, weight: 90}]}}]\n");
+  CHECK(canon(kuma::mergeRoutes("MeshTCPRoute", {&t1, &t2}, {}, nullptr)) ==
+        "{rules:[{default:{backendRefs:[{name:\"b\",weight:90,},],},},],}");
+}
+
+TEST_CASE("kuma: a zone's policy names only objects of its zone; MeshAccessLog defaults") {
+  Loaded l = loadStore(
+      "type: Mesh\nname: m\n---\n"
+      "type: MeshGateway\nname: gw\nmesh: m\nlabels: {kuma.io/origin: zone, kuma.io/zone: z1}\n"
+      "selectors: [{match: {kuma.io/service: gw}}]\nconf:\n  listeners: [{port: 80}]\n---\n"
+      "type: MeshProxyPatch\nname: same\nmesh: m\nlabels: {kuma.io/origin: zone, kuma.io/zone: "
+      "z1}\n"
+      "spec:\n  targetRef: {kind: MeshGateway, name: gw}\n  default: {appendModifications: [a]}\n"
+      "---\n"
+      "type: MeshProxyPatch\nname: other\nmesh: m\nlabels: {kuma.io/origin: zone, kuma.io/zone: "
+      "z2}\n"
+      "spec:\n  targetRef: {kind: MeshGateway, name: gw}\n  default: {appendModifications: [b]}\n");
+  graph::kuma::Topology topo = graph::kuma::build(l.store);
+  std::vector<kuma::Policy> ps = kuma::readPolicies(l.store, "m", {});
+  kuma::Proxy proxy;
+  proxy.resource = topo.gateways[0].resource;
+  proxy.gateway = &topo.gateways[0];
+  proxy.gatewayTags = topo.gateways[0].selectors[0];
+  std::vector<kuma::TypeRules> rules = kuma::buildProxyRules(proxy, ps, l.store, topo, {});
+  REQUIRE(rules.size() == 1);
+  REQUIRE(rules[0].proxyRule);
+  CHECK(canon(rules[0].proxyRule->conf) == "{appendModifications:[\"a\",],}");
+
+  kuma::Conf log = parseConf("backends: [{type: File, file: {path: /x, format: {type: Plain}}}]\n");
+  kuma::normalize(log, "MeshAccessLog");
+  CHECK(canon(log) ==
+        "{backends:[{file:{format:{omitEmptyValues:false,type:\"Plain\",},path:\"/x\",},"
+        "type:\"File\",},],}");
 }

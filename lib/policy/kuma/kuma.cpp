@@ -432,6 +432,72 @@ Conf mergeAll(const std::vector<const Conf*>& confs) {
   return out;
 }
 
+namespace {
+
+bool isRouteType(std::string_view type) {
+  return type == "MeshHTTPRoute" || type == "MeshTCPRoute";
+}
+
+std::string matchesKey(const Conf& rule) {
+  const Conf* m = rule.find("matches");
+  return m ? canonicalText(*m) : std::string();
+}
+
+}  // namespace
+
+Conf mergeRoutes(std::string_view type, const std::vector<const Conf*>& confs,
+                 const std::vector<const Policy*>& origins,
+                 std::vector<const Policy*>* ruleOrigins) {
+  // Kuma merges route `rules` by their matches: an entry whose matches were seen before is
+  // patched over the earlier one and moves to the end. HTTP rules of one item are taken last
+  // first, and the result is reversed back, so later policies' rules come first.
+  const bool http = type == "MeshHTTPRoute";
+  Conf out = Conf::object();
+  std::vector<Conf> rules;
+  std::vector<const Policy*> owner;
+  for (std::size_t i = 0; i < confs.size(); ++i) {
+    Conf rest = *confs[i];
+    std::vector<Conf> entries;
+    if (Conf* list = rest.find("rules"); list && list->type == Conf::Type::Array)
+      entries = list->items;
+    std::erase_if(rest.fields, [](const Conf::Field& f) { return f.first == "rules"; });
+    mergePatch(out, rest);
+    if (http) std::reverse(entries.begin(), entries.end());
+    for (Conf& entry : entries) {
+      std::string key = matchesKey(entry);
+      auto same = std::find_if(rules.begin(), rules.end(),
+                               [&](const Conf& r) { return matchesKey(r) == key; });
+      if (same != rules.end()) {
+        Conf merged = std::move(*same);
+        mergePatch(merged, entry);
+        owner.erase(owner.begin() + (same - rules.begin()));
+        rules.erase(same);
+        entry = std::move(merged);
+      }
+      rules.push_back(std::move(entry));
+      owner.push_back(i < origins.size() ? origins[i] : nullptr);
+    }
+  }
+  if (http) {
+    std::reverse(rules.begin(), rules.end());
+    std::reverse(owner.begin(), owner.end());
+  }
+  if (!rules.empty()) {
+    Conf list;
+    list.type = Conf::Type::Array;
+    list.items = std::move(rules);
+    out.set("rules", std::move(list));
+  }
+  if (ruleOrigins) *ruleOrigins = std::move(owner);
+  normalize(out, type);
+  return out;
+}
+
+Conf mergedConf(std::string_view type, const std::vector<const Conf*>& confs) {
+  if (isRouteType(type)) return mergeRoutes(type, confs, {}, nullptr);
+  return normalized(mergeAll(confs), type);
+}
+
 Conf normalized(Conf conf, std::string_view type) {
   normalize(conf, type);
   return conf;
@@ -470,7 +536,7 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
         addOrigin(origin, items[i].first);
       }
     if (relevant.empty()) return std::nullopt;
-    return SubsetRule{std::move(ss), normalized(mergeAll(relevant), items[0].first->type), origin};
+    return SubsetRule{std::move(ss), mergedConf(items[0].first->type, relevant), origin};
   };
   // Without negations and with at most one tag key (`to` items: the mesh or a service), each
   // distinct subset is a rule of its own, the longer first.
@@ -511,6 +577,16 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
   return rules;
 }
 
+std::vector<Conf> routeMatches(const Policy& route, const Item& item) {
+  std::vector<Conf> out;
+  Conf conf = itemConf(route, item);
+  if (const Conf* rules = conf.find("rules"))
+    for (const Conf& rule : rules->items)
+      if (const Conf* m = rule.find("matches"); m && m->type == Conf::Type::Array)
+        out.push_back(*m);
+  return out;
+}
+
 std::vector<SubsetItem> toSubsetItems(const std::vector<const Policy*>& matched,
                                       const std::vector<Policy>& policies) {
   std::vector<SubsetItem> out;
@@ -531,16 +607,11 @@ std::vector<SubsetItem> toSubsetItems(const std::vector<const Policy*>& matched,
       for (const Item& routeItem : route->to) {
         std::optional<Subset> dest = subsetOf(routeItem.ref);
         if (!dest) continue;
-        Conf conf = itemConf(*route, routeItem);
-        const Conf* rules = conf.find("rules");
-        if (!rules) continue;
-        for (const Conf& rule : rules->items) {
-          const Conf* m = rule.find("matches");
-          if (!m || m->type != Conf::Type::Array) continue;
+        for (const Conf& m : routeMatches(*route, routeItem)) {
           Subset subset = *dest;
           for (const Tag& t : *own)
             if (std::find(subset.begin(), subset.end(), t) == subset.end()) subset.push_back(t);
-          subset.push_back({"__rule-matches-hash__", matchesHash(*m), false});
+          subset.push_back({"__rule-matches-hash__", matchesHash(m), false});
           out.push_back({p, &item, std::move(subset)});
         }
       }
@@ -594,10 +665,9 @@ bool covers(const TargetedItem& broad, const model::Resource* resource, std::str
   return broad.section.empty() || broad.section == section;
 }
 
-}  // namespace
-
-ResourceRule resourceRule(const TypeRules& rules, const model::Resource* resource,
-                          std::string_view section) {
+// The `to` items that apply to a resource and section, the least specific first.
+std::vector<const TargetedItem*> appliedTo(const TypeRules& rules, const model::Resource* resource,
+                                           std::string_view section) {
   std::vector<const TargetedItem*> applied;
   for (const TargetedItem& t : rules.targeted)
     if (covers(t, resource, section)) applied.push_back(&t);
@@ -605,6 +675,14 @@ ResourceRule resourceRule(const TypeRules& rules, const model::Resource* resourc
                    [](const TargetedItem* a, const TargetedItem* b) {
                      return targetLevel(*a) < targetLevel(*b);
                    });
+  return applied;
+}
+
+}  // namespace
+
+ResourceRule resourceRule(const TypeRules& rules, const model::Resource* resource,
+                          std::string_view section) {
+  std::vector<const TargetedItem*> applied = appliedTo(rules, resource, section);
   ResourceRule rule;
   rule.resource = resource;
   rule.section = std::string(section);
@@ -616,7 +694,7 @@ ResourceRule resourceRule(const TypeRules& rules, const model::Resource* resourc
   }
   std::vector<const Conf*> ptrs;
   for (const Conf& c : confs) ptrs.push_back(&c);
-  rule.conf.push_back(normalized(mergeAll(ptrs), rules.type));
+  rule.conf.push_back(mergedConf(rules.type, ptrs));
   return rule;
 }
 
@@ -652,7 +730,7 @@ std::vector<TypeRules> buildProxyRules(const Proxy& proxy, const std::vector<Pol
       if (!confs.empty()) {
         std::vector<const Conf*> ptrs;
         for (const Conf& c : confs) ptrs.push_back(&c);
-        rule.conf = normalized(mergeAll(ptrs), type);
+        rule.conf = mergedConf(type, ptrs);
         tr.proxyRule = std::move(rule);
       }
     }
@@ -674,32 +752,35 @@ std::vector<TypeRules> buildProxyRules(const Proxy& proxy, const std::vector<Pol
     }
     for (const ResolvedTarget& d : distinct)
       tr.toResourceRules.push_back(resourceRule(tr, d.resource, d.section));
-    // Per listener: `from` rules and inbound rules (`rules:`), from the policies selecting it.
+    // Per listener: `from` rules and inbound rules, from the policies selecting it. Inbound
+    // rules are every `rules:` entry, and the `from` entries on the whole mesh when no policy
+    // of the type names a subset of sources, each with its own conf, in policy order.
     for (std::size_t li = 0; li < ls.size(); ++li) {
-      std::vector<std::pair<const Policy*, const Item*>> fromItems, ruleItems;
+      std::vector<std::pair<const Policy*, const Item*>> fromItems, inboundItems;
+      bool onlyMeshSources = true;
       for (const auto& [p, sel] : matched) {
         if (std::find(sel.listeners.begin(), sel.listeners.end(), li) == sel.listeners.end())
           continue;
-        for (const Item& item : p->from) fromItems.emplace_back(p, &item);
-        for (const Item& item : p->rules) ruleItems.emplace_back(p, &item);
+        for (const Item& item : p->from) {
+          fromItems.emplace_back(p, &item);
+          onlyMeshSources = onlyMeshSources && item.ref.kind == "Mesh";
+        }
+      }
+      for (const auto& [p, sel] : matched) {
+        if (std::find(sel.listeners.begin(), sel.listeners.end(), li) == sel.listeners.end())
+          continue;
+        if (onlyMeshSources)
+          for (const Item& item : p->from) inboundItems.emplace_back(p, &item);
+        for (const Item& item : p->rules) inboundItems.emplace_back(p, &item);
       }
       if (std::vector<SubsetRule> rules = buildSubsetRules(fromItems, true); !rules.empty())
         tr.fromRules.push_back({ls[li], std::move(rules)});
-      if (!ruleItems.empty()) {
-        InboundRules entry;
-        entry.listener = ls[li];
-        InboundRules::Rule rule;
-        std::vector<Conf> confs;
-        for (const auto& [p, item] : ruleItems) {
-          confs.push_back(itemConf(*p, *item));
-          rule.origin.push_back({p, item->index});
-        }
-        std::vector<const Conf*> ptrs;
-        for (const Conf& c : confs) ptrs.push_back(&c);
-        rule.conf.push_back(normalized(mergeAll(ptrs), type));
-        entry.rules.push_back(std::move(rule));
-        tr.inboundRules.push_back(std::move(entry));
-      }
+      if (inboundItems.empty()) continue;
+      InboundRules entry;
+      entry.listener = ls[li];
+      for (const auto& [p, item] : inboundItems)
+        entry.rules.push_back({{normalized(itemConf(*p, *item), type)}, {{p, item->index}}});
+      tr.inboundRules.push_back(std::move(entry));
     }
     out.push_back(std::move(tr));
   }
@@ -708,43 +789,30 @@ std::vector<TypeRules> buildProxyRules(const Proxy& proxy, const std::vector<Pol
 
 std::vector<RouteRule> routeRules(const TypeRules& rules, const model::Resource* resource,
                                   std::string_view section, std::vector<const Policy*>* origins) {
-  std::vector<const TargetedItem*> applied;
-  for (const TargetedItem& t : rules.targeted)
-    if (covers(t, resource, section)) applied.push_back(&t);
-  std::stable_sort(applied.begin(), applied.end(),
-                   [](const TargetedItem* a, const TargetedItem* b) {
-                     return targetLevel(*a) < targetLevel(*b);
-                   });
-  std::vector<RouteRule> out;
-  const bool tcp = rules.type == "MeshTCPRoute";
+  std::vector<const TargetedItem*> applied = appliedTo(rules, resource, section);
+  std::vector<Conf> confs;
+  std::vector<const Policy*> policyOf;
   for (const TargetedItem* t : applied) {
     if (origins) addOrigin(*origins, t->policy);
-    Conf conf = itemConf(*t->policy, *t->item);
-    const Conf* list = conf.find("rules");
-    if (!list || list->type != Conf::Type::Array) continue;
-    for (const Conf& rule : list->items) {
-      const Conf* def = rule.find("default");
-      Conf value = def ? *def : Conf::object();
-      if (tcp) {
-        if (out.empty()) out.push_back({std::nullopt, Conf::object(), nullptr});
-        mergePatch(out.front().conf, value);
-        continue;
-      }
-      std::optional<Conf> matches;
-      if (const Conf* m = rule.find("matches")) matches = *m;
-      std::string key = matches ? canonicalText(*matches) : std::string();
-      auto same = std::find_if(out.begin(), out.end(), [&](const RouteRule& r) {
-        return (r.matches ? canonicalText(*r.matches) : std::string()) == key;
-      });
-      if (same == out.end()) {
-        out.push_back({matches, Conf::object(), t->policy});
-        same = out.end() - 1;
-      }
-      mergePatch(same->conf, value);
-      same->origin = t->policy;
-    }
+    confs.push_back(itemConf(*t->policy, *t->item));
+    policyOf.push_back(t->policy);
   }
-  for (RouteRule& r : out) normalize(r.conf, rules.type);
+  std::vector<const Conf*> ptrs;
+  for (const Conf& c : confs) ptrs.push_back(&c);
+  std::vector<const Policy*> owners;
+  Conf merged = mergeRoutes(rules.type, ptrs, policyOf, &owners);
+  std::vector<RouteRule> out;
+  const Conf* list = merged.find("rules");
+  if (!list) return out;
+  const bool tcp = rules.type == "MeshTCPRoute";
+  for (std::size_t i = 0; i < list->items.size(); ++i) {
+    const Conf& rule = list->items[i];
+    RouteRule r;
+    if (const Conf* m = rule.find("matches")) r.matches = *m;
+    if (const Conf* d = rule.find("default")) r.conf = *d;
+    r.origin = tcp || i >= owners.size() ? nullptr : owners[i];
+    out.push_back(std::move(r));
+  }
   return out;
 }
 
@@ -753,19 +821,13 @@ std::vector<HttpMatch> httpMatches(const std::vector<TypeRules>& rules) {
   for (const TypeRules& tr : rules) {
     if (tr.type != "MeshHTTPRoute") continue;
     for (const Policy* p : tr.matched)
-      for (const Item& item : p->to) {
-        Conf conf = itemConf(*p, item);
-        const Conf* list = conf.find("rules");
-        if (!list) continue;
-        for (const Conf& rule : list->items) {
-          const Conf* m = rule.find("matches");
-          if (!m || m->type != Conf::Type::Array) continue;
-          std::string hash = matchesHash(*m);
+      for (const Item& item : p->to)
+        for (Conf& m : routeMatches(*p, item)) {
+          std::string hash = matchesHash(m);
           if (std::none_of(out.begin(), out.end(),
                            [&](const HttpMatch& h) { return h.hash == hash; }))
-            out.push_back({hash, *m});
+            out.push_back({hash, std::move(m)});
         }
-      }
   }
   return out;
 }

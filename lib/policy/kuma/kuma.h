@@ -177,6 +177,8 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& items, b
 // The `to` items of matched policies with their subsets; a policy whose top-level targetRef
 // is a MeshHTTPRoute applies per rule of the route: the rule's destination and
 // `__rule-matches-hash__` of its matches.
+// The `matches` of each rule of a route's `to` item that has them.
+std::vector<Conf> routeMatches(const Policy& route, const Item& item);
 std::vector<SubsetItem> toSubsetItems(const std::vector<const Policy*>& matched,
                                       const std::vector<Policy>& policies);
 // The subset an item's targetRef stands for; nullopt for kinds that are not tag sets.
@@ -231,6 +233,15 @@ std::string kriOf(const model::Resource& resource, std::string_view section = {}
 
 // An item's conf as a value (an empty object when it has none).
 Conf itemConf(const Policy& policy, const Item& item);
+// The merge of confs of a policy type in order, normalised: route types merge their `rules` by
+// matches (mergeRoutes), every other type as merge patches.
+Conf mergedConf(std::string_view type, const std::vector<const Conf*>& confs);
+// Route confs (MeshHTTPRoute, MeshTCPRoute): `rules` entries with equal matches merge and move
+// to the end; HTTP rules are taken in reverse and the result reversed back. `ruleOrigins`, when
+// given, receives the policy (from `origins`, one per conf) whose entry each rule last took.
+Conf mergeRoutes(std::string_view type, const std::vector<const Conf*>& confs,
+                 const std::vector<const Policy*>& origins,
+                 std::vector<const Policy*>* ruleOrigins);
 // A conf with Kuma's normalisation applied (a copy).
 Conf normalized(Conf conf, std::string_view type);
 // The merge of a list of confs, in order.
