@@ -311,11 +311,17 @@ struct Leaf {
   const kuma::Conf* conf;
 };
 
-// Every leaf of a conf (scalars, lists taken whole), depth first, as dotted paths.
+// Every leaf of a conf (scalars, empty lists and mappings), depth first, as dotted paths with
+// list indexes (`rules[0].default.backendRefs[1].weight`).
 void leaves(const kuma::Conf& c, const std::string& prefix, std::vector<Leaf>& out) {
   if (c.isObject() && !c.fields.empty()) {
     for (const kuma::Conf::Field& f : c.fields)
       leaves(f.second, prefix.empty() ? f.first : prefix + "." + f.first, out);
+    return;
+  }
+  if (c.type == kuma::Conf::Type::Array && !c.items.empty()) {
+    for (std::size_t i = 0; i < c.items.size(); ++i)
+      leaves(c.items[i], prefix + "[" + std::to_string(i) + "]", out);
     return;
   }
   out.push_back({prefix, confJson(c).dump(), &c});

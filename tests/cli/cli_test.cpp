@@ -577,6 +577,14 @@ TEST_CASE(
                     "--inbound kri_dp_m___dp-1_main .");
   REQUIRE(inbound.status == 0);
   CHECK(nlohmann::json::parse(inbound.out)["policies"][0]["origins"][0]["kri"] == "kri_mt_m___in_");
+  // explain's own text: the policies in Kuma's order and where each merged field came from.
+  Run text = run(dir.path(), "explain Dataplane/dp-1 .");
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("MeshTrace/t  mesh.yaml:25") != std::string::npos);
+  CHECK(text.out.find("backends[0].zipkin.url: \"http://z\"  <- MeshTrace/t mesh.yaml:31:45") !=
+        std::string::npos);
+  CHECK(text.out.find("backends[0].zipkin.apiVersion: \"httpJson\"  <- Kuma's default") !=
+        std::string::npos);
   CHECK(run(dir.path(), "explain Dataplane/dp-9 --mesh m --format kuma-inspect .").status == 2);
   CHECK(run(dir.path(), "explain Dataplane/dp-1 --mesh other --format kuma-inspect .").status == 2);
   CHECK(run(dir.path(),

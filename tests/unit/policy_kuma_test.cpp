@@ -374,3 +374,54 @@ TEST_CASE("kuma: a zone's policy names only objects of its zone; MeshAccessLog d
         "{backends:[{file:{format:{omitEmptyValues:false,type:\"Plain\",},path:\"/x\",},"
         "type:\"File\",},],}");
 }
+
+TEST_CASE("kuma: inbound rules agree with Kuma's rule-builder goldens") {
+  std::filesystem::path root = std::filesystem::path(PG_SOURCE_DIR) / ".." / "shared" / "oracles" /
+                               "kuma" / "rules" / "inbound" / "testdata" / "inboundrules";
+  if (!std::filesystem::exists(root)) {
+    MESSAGE("skipped: no Kuma oracle at " << root.string());
+    return;
+  }
+  int compared = 0;
+  std::vector<std::filesystem::path> goldens;
+  for (const auto& e : std::filesystem::directory_iterator(root))
+    if (e.path().string().ends_with(".golden.yaml")) goldens.push_back(e.path());
+  std::sort(goldens.begin(), goldens.end());
+  for (const std::filesystem::path& golden : goldens) {
+    std::string base = golden.string().substr(0, golden.string().size() - 12);
+    if (!std::filesystem::exists(base + ".input.yaml")) continue;
+    // The policies of the golden's input on a proxy with one inbound, in a mesh of their own.
+    Proxied p = [&] {
+      std::string text =
+          "type: Mesh\nname: mesh-1\n---\n"
+          "type: Dataplane\nname: dp\nmesh: mesh-1\nnetworking:\n  address: 1.1.1.1\n"
+          "  inbound:\n    - port: 80\n      tags: {kuma.io/service: web}\n---\n" +
+          readFile(base + ".input.yaml");
+      Proxied out{loadStore(std::move(text)), {}, {}, {}};
+      out.topo = graph::kuma::build(out.loaded.store);
+      out.policies = kuma::readPolicies(out.loaded.store, "mesh-1", {});
+      const graph::kuma::Dataplane* dp = out.topo.dataplane("mesh-1", "dp");
+      REQUIRE(dp);
+      kuma::Proxy proxy{dp->resource, dp, nullptr, {}};
+      out.rules = kuma::buildProxyRules(proxy, out.policies, out.loaded.store, out.topo, {});
+      return out;
+    }();
+    std::string ours;
+    for (const kuma::TypeRules& tr : p.rules)
+      for (const kuma::InboundRules& in : tr.inboundRules)
+        for (const kuma::InboundRules::Rule& r : in.rules)
+          ours += std::string(r.origin[0].policy->resource->name) + "#" +
+                  std::to_string(r.origin[0].ruleIndex) + " " + canon(r.conf[0]) + "\n";
+    yaml::ParseResult g = yaml::parse(readFile(golden), {}, false);
+    std::string want;
+    for (yaml::NodeRef r : g.tree->root(0).get("rules").items())
+      want += std::string(r.get("origin").get("Resource").get("name").str()) + "#" +
+              std::string(r.get("origin").get("RuleIndex").str()) + " " + canonYaml(r.get("conf")) +
+              "\n";
+    INFO(golden.string());
+    CHECK(ours == want);
+    ++compared;
+  }
+  MESSAGE("compared " << compared << " inbound rule lists with Kuma's goldens");
+  CHECK(compared > 0);
+}
