@@ -28,10 +28,11 @@ std::string_view tagValue(const Tags& tags, std::string_view key) {
 }
 
 bool tagsMatch(const Tags& selector, const Tags& tags) {
-  for (const auto& [k, v] : selector) {
-    auto it = std::find_if(tags.begin(), tags.end(), [&](const auto& t) { return t.first == k; });
+  for (const auto& tag : selector) {
+    auto it =
+        std::find_if(tags.begin(), tags.end(), [&](const auto& t) { return t.first == tag.first; });
     if (it == tags.end()) return false;
-    if (v != "*" && it->second != v) return false;
+    if (tag.second != "*" && it->second != tag.second) return false;
   }
   return true;
 }

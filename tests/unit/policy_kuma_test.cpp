@@ -253,7 +253,9 @@ TEST_CASE("kuma: from and to rules agree with Kuma's matcher goldens") {
         return out;
       };
       if (std::string(folder) == "fromrules") {
-        for (auto [addr, list] : doc.get("Rules").entries()) {
+        for (yaml::Entry entry : doc.get("Rules").entries()) {
+          yaml::NodeRef addr = entry.key;
+          yaml::NodeRef list = entry.value;
           std::string ours;
           if (tr)
             for (const kuma::FromRules& f : tr->fromRules)

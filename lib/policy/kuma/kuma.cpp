@@ -165,12 +165,13 @@ namespace {
 
 Tags mergedTags(const Tags& a, const Tags& b) {
   Tags out = a;
-  for (const auto& [k, v] : b) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const auto& t) { return t.first == k; });
+  for (const auto& tag : b) {
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const auto& t) { return t.first == tag.first; });
     if (it != out.end())
-      it->second = v;
+      it->second = tag.second;
     else
-      out.emplace_back(k, v);
+      out.push_back(tag);
   }
   std::sort(out.begin(), out.end());
   return out;
