@@ -89,6 +89,9 @@ MeshService readService(const model::Resource& r) {
   s.resource = &r;
   yaml::NodeRef selector = r.spec().get("selector");
   s.dataplaneTags = readTags(selector.get("dataplaneTags"));
+  s.hasDataplaneTags = selector.get("dataplaneTags").isMapping();
+  if (yaml::NodeRef dp = selector.get("dataplane"); dp.isMapping())
+    s.dataplaneLabels = readTags(dp.get("matchLabels"));
   s.dataplaneRef = selector.get("dataplaneRef").get("name").str();
   for (yaml::NodeRef p : r.spec().get("ports").items()) {
     if (!p.isMapping()) continue;
@@ -137,14 +140,18 @@ std::vector<const Dataplane*> Topology::selectedBy(const MeshService& service) c
   std::vector<const Dataplane*> out;
   for (const Dataplane& dp : dataplanes) {
     if (dp.resource->mesh != service.resource->mesh) continue;
+    bool matches = false;
     if (!service.dataplaneRef.empty()) {
-      if (dp.resource->name == service.dataplaneRef) out.push_back(&dp);
-      continue;
+      matches = dp.resource->name == service.dataplaneRef;
+    } else if (service.hasDataplaneTags) {
+      matches = std::any_of(
+                    dp.inbounds.begin(), dp.inbounds.end(),
+                    [&](const Inbound& in) { return tagsMatch(service.dataplaneTags, in.tags); }) ||
+                (dp.gateway && tagsMatch(service.dataplaneTags, dp.gatewayTags));
+    } else if (service.dataplaneLabels) {
+      matches = tagsMatch(*service.dataplaneLabels, readTags(dp.resource->labels()));
     }
-    if (service.dataplaneTags.empty()) continue;
-    if (std::any_of(dp.inbounds.begin(), dp.inbounds.end(),
-                    [&](const Inbound& in) { return tagsMatch(service.dataplaneTags, in.tags); }))
-      out.push_back(&dp);
+    if (matches) out.push_back(&dp);
   }
   return out;
 }

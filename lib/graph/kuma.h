@@ -74,8 +74,10 @@ struct ServicePort {
 
 struct MeshService {
   const model::Resource* resource = nullptr;
-  Tags dataplaneTags;             // spec.selector.dataplaneTags
-  std::string_view dataplaneRef;  // spec.selector.dataplaneRef.name
+  Tags dataplaneTags;  // spec.selector.dataplaneTags
+  bool hasDataplaneTags = false;
+  std::string_view dataplaneRef;        // spec.selector.dataplaneRef.name
+  std::optional<Tags> dataplaneLabels;  // spec.selector.dataplane.matchLabels
   std::vector<ServicePort> ports;
 };
 
@@ -91,7 +93,8 @@ struct Topology {
   // The MeshGateway a builtin gateway dataplane runs: the first, by name, one of whose
   // selectors matches its gateway tags.
   const MeshGateway* gatewayOf(const Dataplane& dp) const;
-  // The dataplanes of a mesh a MeshService selects (by dataplaneTags on any inbound).
+  // The dataplanes of a mesh a MeshService selects: by name (dataplaneRef), by tags
+  // (dataplaneTags, on an inbound or the gateway), or by the dataplane's labels.
   std::vector<const Dataplane*> selectedBy(const MeshService& service) const;
 };
 

@@ -231,7 +231,11 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& a, const Kuma
     json doc = {{"resource", metaJson(*proxy.resource)},
                 {"httpMatches", json::array()},
                 {"rules", json::array()}};
-    for (const kuma::TypeRules& tr : rules) doc["rules"].push_back(typeRulesJson(tr));
+    // A type whose matched policies give no rule at all is left out, as Kuma does.
+    for (const kuma::TypeRules& tr : rules)
+      if (!tr.toRules.empty() || !tr.toResourceRules.empty() || !tr.fromRules.empty() ||
+          !tr.inboundRules.empty() || tr.proxyRule)
+        doc["rules"].push_back(typeRulesJson(tr));
     for (const kuma::HttpMatch& m : kuma::httpMatches(rules))
       doc["httpMatches"].push_back({{"hash", m.hash}, {"match", confJson(m.matches)}});
     out << doc.dump(1) << '\n';

@@ -145,8 +145,11 @@ std::vector<Listener> listenersOf(const Proxy& proxy) {
       if (!in.ignored) out.push_back({in.name, in.address, in.port, &in.tags});
   if (proxy.gateway)
     for (const graph::kuma::GatewayListener& l : proxy.gateway->listeners)
-      out.push_back(
-          {{}, proxy.dataplane ? proxy.dataplane->address : std::string_view(), l.port, nullptr});
+      out.push_back({{},
+                     proxy.dataplane ? proxy.dataplane->address : std::string_view(),
+                     l.port,
+                     &proxy.gatewayTags,
+                     true});
   return out;
 }
 
@@ -181,7 +184,7 @@ Tags mergedTags(const Tags& a, const Tags& b) {
 // gateway tags, the gateway's and the listener's.
 Tags listenerTags(const Proxy& proxy, const Listener& l, std::size_t index,
                   std::size_t firstGatewayListener) {
-  if (l.tags) return *l.tags;
+  if (!l.gateway) return l.tags ? *l.tags : Tags();
   const graph::kuma::GatewayListener& gl = proxy.gateway->listeners[index - firstGatewayListener];
   return mergedTags(mergedTags(proxy.gatewayTags, proxy.gateway->tags), gl.tags);
 }
@@ -190,7 +193,7 @@ void selectByTags(const Tags& selector, const Proxy& proxy, const std::vector<Li
                   Selection& out) {
   std::size_t firstGateway = 0;
   for (const Listener& l : ls)
-    if (l.tags) ++firstGateway;
+    if (!l.gateway) ++firstGateway;
   for (std::size_t i = 0; i < ls.size(); ++i)
     if (tagsMatch(selector, listenerTags(proxy, ls[i], i, firstGateway)))
       out.listeners.push_back(i);

@@ -82,7 +82,8 @@ struct Listener {
   std::string_view name;
   std::string_view address;
   std::int64_t port = 0;
-  const Tags* tags = nullptr;  // an inbound's tags; null for a gateway listener
+  const Tags* tags = nullptr;  // an inbound's tags; a gateway listener's: the proxy's gateway tags
+  bool gateway = false;        // a builtin gateway's listener
 };
 
 // Which listeners (inbounds, or a builtin gateway's listeners) a policy's top-level targetRef
