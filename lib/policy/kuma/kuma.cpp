@@ -115,7 +115,7 @@ std::vector<Policy> readPolicies(const model::Store& store, std::string_view mes
     p.to = readItems(spec.get("to"), true);
     p.from = readItems(spec.get("from"), true);
     p.rules = readItems(spec.get("rules"), false);
-    if (yaml::NodeRef d = spec.get("default")) {
+    if (yaml::NodeRef d = spec.get("default"); d && !d.isNull()) {
       Item item;
       item.conf = d;
       p.single = item;
