@@ -39,6 +39,9 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
     std::string ref;
     std::string format = "text";
     std::string color = "auto";
+    std::string mesh;  // Kuma: the mesh of REF
+    std::string view = "rules";
+    std::string inbound, outbound, route;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -47,8 +50,16 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
                   "Kind/namespace/name or Kind/name, with #section for a listener, rule or port")
       ->required();
   addInputOptions(*cmd, o->inputs);
-  cmd->add_option("--format", o->format, "text, json or yaml (default: text)")
-      ->check(CLI::IsMember({"text", "json", "yaml"}));
+  cmd->add_option("--format", o->format,
+                  "text, json, yaml, or kuma-inspect (Kuma's Inspect API document) (default: text)")
+      ->check(CLI::IsMember({"text", "json", "yaml", "kuma-inspect"}));
+  cmd->add_option("--mesh", o->mesh, "Kuma: the mesh REF is in (kuma-inspect)");
+  cmd->add_option("--view", o->view,
+                  "kuma-inspect on a Dataplane: rules (default), policies or routes")
+      ->check(CLI::IsMember({"rules", "policies", "routes"}));
+  cmd->add_option("--inbound", o->inbound, "kuma-inspect: the inbound's KRI (--view policies)");
+  cmd->add_option("--outbound", o->outbound, "kuma-inspect: the outbound's KRI");
+  cmd->add_option("--route", o->route, "kuma-inspect: the route's KRI (--view policies)");
   cmd->add_option("--color", o->color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->callback([o, &exitCode] {
@@ -64,8 +75,40 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
         (o->ref.find('#') != std::string::npos && section.empty()))
       throw UsageError("explain wants Kind/namespace/name or Kind/name (#section optional), not " +
                        o->ref);
+    if (o->format == "kuma-inspect") {
+      if (!namespace_.empty() || !section.empty())
+        throw UsageError("kuma-inspect wants Kind/name and --mesh, not " + o->ref);
+      if (o->mesh.empty()) throw UsageError("kuma-inspect needs --mesh");
+      if (o->view != "rules" && kind != "Dataplane")
+        throw UsageError("--view " + o->view + " is for a Dataplane");
+      const analysis::Analysis& a = analyzeInputs(o->inputs);
+      report::KumaInspectQuery query{
+          kind,       name,        o->mesh,  o->view,
+          o->inbound, o->outbound, o->route, a.config.kumaSystemNamespace};
+      try {
+        report::writeKumaInspect(std::cout, a, query);
+      } catch (const report::KumaInspectError& e) {
+        throw UsageError(e.what());
+      }
+      exitCode = kClean;
+      return;
+    }
     const analysis::Analysis& a = analyzeInputs(o->inputs);
+    if (!o->mesh.empty() && (kind == "Dataplane" || kind == "MeshGateway") && o->format != "yaml") {
+      std::vector<const model::Resource*> found = a.store.findInMesh(kind, o->mesh, name);
+      if (found.empty()) throw UsageError(o->ref + " names nothing in mesh " + o->mesh);
+      report::writeKumaExplain(std::cout, a, *found.front(), o->format == "json",
+                               {colorWanted(o->color)});
+      exitCode = kClean;
+      return;
+    }
     const model::Resource& target = resolveRef(a, o->ref, kind, namespace_, name);
+    if (target.group == "kuma.io" && !target.mesh.empty() &&
+        (kind == "Dataplane" || kind == "MeshGateway") && o->format != "yaml") {
+      report::writeKumaExplain(std::cout, a, target, o->format == "json", {colorWanted(o->color)});
+      exitCode = kClean;
+      return;
+    }
     std::vector<policy::Effective> effective =
         policy::effectiveOn(a.policies, a.topology, a.store, target, section);
     report::ExplainInput input{target, section, effective, a.linkerd.inboundOf(&target)};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lib/config/config.h"
+#include "lib/graph/kuma.h"
 #include "lib/graph/topology.h"
 #include "lib/load/git.h"
 #include "lib/load/problem.h"
@@ -49,6 +50,7 @@ struct Analysis {
   std::vector<load::Problem> problems;
   model::Store store;
   graph::Topology topology;
+  graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma
   policy::PolicyModel policies;
   policy::linkerd::LinkerdModel linkerd;  // inbound servers per workload, Server route status
   // The threads the stages ran on (`Inputs::jobs`); later stages (the rule engine) use as

@@ -210,6 +210,16 @@ void readLinkerd(const Reader& r, yaml::NodeRef node, LinkerdSettings& linkerd) 
   }
 }
 
+// kuma: {systemNamespace: NAME}
+void readKuma(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (!node.isMapping()) r.fail(node, "kuma must be a mapping (systemNamespace: NAME)");
+  for (auto [k, v] : node.entries()) {
+    if (k.str() != "systemNamespace")
+      r.fail(k, "unknown kuma setting \"" + std::string(k.str()) + "\" (known: systemNamespace)");
+    config.kumaSystemNamespace = r.string(v, "kuma.systemNamespace");
+  }
+}
+
 }  // namespace
 
 bool isLinkerdDefaultPolicy(std::string_view policy) {
@@ -260,10 +270,12 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readSnapshots(r, v, config.snapshots);
     else if (key == "linkerd")
       readLinkerd(r, v, config.linkerd);
+    else if (key == "kuma")
+      readKuma(r, v, config);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, snapshots, linkerd)");
+                    "policies, snapshots, linkerd, kuma)");
   }
   return config;
 }

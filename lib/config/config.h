@@ -69,6 +69,9 @@ struct Config {
   std::vector<std::string> exclude;
   Limits limits;
   std::string defaultNamespace = "default";
+  // Kuma's system namespace (`kuma: {systemNamespace: ...}`): its policies have the system
+  // role and reach every namespace.
+  std::string kumaSystemNamespace = "kuma-system";
   std::map<std::string, RuleSetting, std::less<>> rules;
   std::vector<Suppression> suppressions;
   std::vector<PolicyKind> policies;

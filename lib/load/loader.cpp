@@ -175,6 +175,7 @@ class Splitter {
              std::string(node.get("metadata").get("name").str()) + ":" +
              std::string(lineText_(node.start().line));
     };
+    if (!apiVersion && !kind && universal(node)) return;
     if (!apiVersion.isString() || apiVersion.str().empty()) {
       problem(
           ProblemKind::MissingField, apiVersion ? apiVersion : node,
@@ -223,6 +224,30 @@ class Splitter {
     r.file = &file_;
     r.document = document_;
     out_.resources.push_back(r);
+  }
+
+  // A Kuma Universal document: no apiVersion or kind, but a string `type` and `name`, and a
+  // string `mesh` unless it is a Mesh. Made a kuma.io Resource of kind `type`; false when the
+  // document is not one (it then gets the missing-apiVersion problem).
+  bool universal(yaml::NodeRef node) {
+    yaml::NodeRef type = node.get("type");
+    yaml::NodeRef name = node.get("name");
+    yaml::NodeRef mesh = node.get("mesh");
+    auto nonEmpty = [](yaml::NodeRef n) { return n.isString() && !n.str().empty(); };
+    if (!nonEmpty(type) || !nonEmpty(name)) return false;
+    const bool isMesh = type.str() == "Mesh";
+    if (!isMesh && !nonEmpty(mesh)) return false;
+    model::Resource r;
+    r.group = "kuma.io";
+    r.kind = type.str();
+    r.name = name.str();
+    r.mesh = isMesh ? std::string_view() : mesh.str();
+    r.universal = true;
+    r.node = node;
+    r.file = &file_;
+    r.document = document_;
+    out_.resources.push_back(r);
+    return true;
   }
 
   const model::SourceFile& file_;

@@ -18,6 +18,10 @@ std::string Resource::display() const {
     out += '/';
   }
   out += name;
+  if (universal && !mesh.empty()) {
+    out += " in mesh ";
+    out += mesh;
+  }
   return out;
 }
 

@@ -23,18 +23,24 @@ struct Resource {
   const SourceFile* file = nullptr;
   std::uint32_t document = 0;     // index of the YAML document in the file
   bool namespaceWritten = false;  // metadata.namespace is in the manifest
+  // Kuma: the object's mesh (Universal `mesh:`, else the `kuma.io/mesh` label or `default` on
+  // kuma.io kinds; "" on a Mesh and on everything else). Part of a Universal object's identity.
+  std::string_view mesh;
+  // A Kuma Universal document: `type`, `name`, `mesh` and `labels` at the top level, no
+  // apiVersion, kind or metadata.
+  bool universal = false;
 
   bool clusterScoped() const { return namespace_.empty(); }
   yaml::NodeRef metadata() const { return node.get("metadata"); }
   yaml::NodeRef spec() const { return node.get("spec"); }
-  yaml::NodeRef labels() const { return metadata().get("labels"); }
+  yaml::NodeRef labels() const { return universal ? node.get("labels") : metadata().get("labels"); }
   std::string_view label(std::string_view key) const { return labels().get(key).str(); }
   std::string_view annotation(std::string_view key) const {
     return metadata().get("annotations").get(key).str();
   }
 
   ObjectRef ref() const;
-  std::string display() const;  // Kind/namespace/name
+  std::string display() const;  // Kind/namespace/name (Universal: Kind/name, `in mesh M`)
 
   // The span of one node of this object (a missing node falls back to the object itself).
   Location locate(yaml::NodeRef at) const;

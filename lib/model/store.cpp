@@ -25,17 +25,18 @@ bool Store::Identity::hasNul() const {
 
 std::string Store::Identity::joined() const {
   std::string k;
-  k.reserve(parts[0].size() + parts[1].size() + parts[2].size() + parts[3].size() + 3);
-  k.append(parts[0]).append(1, '\0').append(parts[1]).append(1, '\0').append(parts[2]);
-  k.append(1, '\0').append(parts[3]);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i) k.append(1, '\0');
+    k.append(parts[i]);
+  }
   return k;
 }
 
 // Identities with a NUL inside a part are hashed and compared joined: only they can join to
 // the same bytes as an identity cut differently (and then both have one).
 Store::Identity::Identity(std::string_view group, std::string_view kind,
-                          std::string_view namespace_, std::string_view name)
-    : parts{group, kind, namespace_, name}, hash(0) {
+                          std::string_view namespace_, std::string_view name, std::string_view mesh)
+    : parts{group, kind, namespace_, name, mesh}, hash(0) {
   if (hasNul()) {
     hash = std::hash<std::string>()(joined());
     return;
@@ -74,13 +75,21 @@ void Store::build(std::vector<Resource> resources, unsigned jobs) {
   std::vector<yaml::NodeRef> labels(n);
   parallelFor(workersFor(jobs, n, 1024), n, [&](std::size_t i, unsigned) {
     Resource& r = resources_[i];
+    labels[i] = r.labels();
+    if (r.universal) {  // no namespace; the mesh was read by the loader
+      keys[i] = Identity(r.group, r.kind, {}, r.name, r.mesh);
+      return;
+    }
     if (isClusterScoped(r.group, r.kind)) {
       r.namespace_ = {};
     } else if (!r.namespaceWritten || r.namespace_.empty()) {
       r.namespace_ = *defaultNamespace_;
     }
+    if (r.group == "kuma.io" && r.kind != "Mesh") {
+      yaml::NodeRef mesh = labels[i].get("kuma.io/mesh");
+      r.mesh = mesh.isString() && !mesh.str().empty() ? mesh.str() : std::string_view("default");
+    }
     keys[i] = Identity(r.group, r.kind, r.namespace_, r.name);
-    labels[i] = r.labels();
   });
   byKey_.reserve(n);
   indexed_.reserve(n);
@@ -123,6 +132,14 @@ std::vector<const Resource*> Store::findByKind(std::string_view kind, std::strin
   std::vector<const Resource*> out;
   for (const Resource* r : ofKind(kind))
     if (r->name == name && r->namespace_ == namespace_) out.push_back(r);
+  return out;
+}
+
+std::vector<const Resource*> Store::findInMesh(std::string_view kind, std::string_view mesh,
+                                               std::string_view name) const {
+  std::vector<const Resource*> out;
+  for (const Resource* r : ofKind(kind))
+    if (r->group == "kuma.io" && r->name == name && r->mesh == mesh) out.push_back(r);
   return out;
 }
 

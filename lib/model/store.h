@@ -45,6 +45,9 @@ class Store {
   // By kind alone, for references that name no group (REF arguments, `Kind/ns/name`).
   std::vector<const Resource*> findByKind(std::string_view kind, std::string_view namespace_,
                                           std::string_view name) const;
+  // A Kuma object by kind, mesh and name (Universal, or Kubernetes-form in any namespace).
+  std::vector<const Resource*> findInMesh(std::string_view kind, std::string_view mesh,
+                                          std::string_view name) const;
   std::span<const Resource* const> inNamespace(std::string_view namespace_) const;
   // Objects of `kind` carrying label key=value (a fast first cut for selectors).
   std::vector<const Resource*> withLabel(std::string_view key, std::string_view value) const;
@@ -60,12 +63,13 @@ class Store {
     std::size_t operator()(const std::pair<std::string_view, std::string_view>& p) const;
   };
   // An object's identity as views (into the trees and defaultNamespace_), so that looking
-  // one up allocates nothing. Identities are the same when group, kind, namespace and name
-  // joined by NULs are: a name may hold a NUL of its own.
+  // one up allocates nothing. Identities are the same when group, kind, namespace, name and
+  // mesh joined by NULs are: a name may hold a NUL of its own. The mesh is set only for Kuma
+  // Universal objects, which have no namespace and whose names are unique per mesh.
   struct Identity {
     Identity(std::string_view group, std::string_view kind, std::string_view namespace_,
-             std::string_view name);
-    std::array<std::string_view, 4> parts;  // group, kind, namespace, name
+             std::string_view name, std::string_view mesh = {});
+    std::array<std::string_view, 5> parts;  // group, kind, namespace, name, mesh
     std::size_t hash;                       // computed once, by the constructor
     bool hasNul() const;
     std::string joined() const;

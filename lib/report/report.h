@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,28 @@ struct ExplainYamlOptions {
 void writeExplainYaml(std::ostream& out, const ExplainInput& input,
                       const ExplainYamlOptions& options = {});
 std::string explainJsonText(const ExplainInput& input);
+
+// `explain --format kuma-inspect`: Kuma's Inspect API document for a Dataplane or MeshGateway
+// (`view` rules, policies or routes; `inbound`, `outbound`, `route` are KRIs), or the
+// dataplanes a policy or MeshService selects. What Kuma answers with a 4xx is a
+// KumaInspectError.
+struct KumaInspectQuery {
+  std::string kind, name, mesh;
+  std::string view = "rules";
+  std::string inbound, outbound, route;
+  std::string systemNamespace = "kuma-system";
+};
+class KumaInspectError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+void writeKumaInspect(std::ostream& out, const analysis::Analysis& analysis,
+                      const KumaInspectQuery& query);
+// `explain` (text or JSON) on a Kuma Dataplane or MeshGateway: per policy type the policies that
+// select it in Kuma's order, and each merged rule with the policy, file, line and column every
+// field came from.
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
+                      const model::Resource& target, bool asJson, const TextOptions& options);
 
 // `policygraph diff`: what a change does (lib/diff), for people (text), for machines (JSON)
 // and for a pull-request comment (Markdown: a summary table first, the details folded, a

@@ -585,3 +585,56 @@ TEST_CASE("SARIF and GitHub annotations outside a git repository: paths from the
   CHECK(github.out.find("::error file=apps/route.yaml,line=9,col=5,") != std::string::npos);
   CHECK(github.out.find("%0Ainfra/gateway.yaml:") != std::string::npos);
 }
+
+TEST_CASE(
+    "explain --format kuma-inspect: Kuma's Inspect API documents; what Kuma refuses is exit 2") {
+  pg::testing::TestFolder dir;
+  dir.write(
+      "mesh.yaml",
+      "type: Mesh\nname: m\nmeshServices:\n  mode: Exclusive\n---\n"
+      "type: Dataplane\nname: dp-1\nmesh: m\nnetworking:\n  address: 1.1.1.1\n"
+      "  inbound:\n    - port: 80\n      name: main\n      tags: {kuma.io/service: web}\n---\n"
+      "type: Dataplane\nname: dp-2\nmesh: m\nnetworking:\n  address: 1.1.1.2\n"
+      "  inbound:\n    - port: 80\n      tags: {kuma.io/service: api}\n---\n"
+      "type: MeshTrace\nname: t\nmesh: m\nspec:\n  targetRef: {kind: MeshService, name: web}\n"
+      "  default:\n    backends: [{type: Zipkin, zipkin: {url: 'http://z'}}]\n---\n"
+      "type: MeshTimeout\nname: in\nmesh: m\nspec:\n  rules:\n"
+      "    - default: {idleTimeout: 60s}\n");
+  Run rules = run(dir.path(), "explain Dataplane/dp-1 --mesh m --format kuma-inspect .");
+  REQUIRE(rules.status == 0);
+  nlohmann::json doc = nlohmann::json::parse(rules.out);
+  CHECK(doc["resource"] ==
+        nlohmann::json::parse(R"({"type":"Dataplane","mesh":"m","name":"dp-1","labels":{}})"));
+  REQUIRE(doc["rules"].size() == 2);
+  for (const auto& entry : doc["rules"]) {
+    if (entry["type"] == "MeshTrace") {
+      // Kuma's defaults for a Zipkin backend.
+      CHECK(entry["proxyRule"]["conf"]["backends"][0]["zipkin"]["apiVersion"] == "httpJson");
+      CHECK(entry["proxyRule"]["origin"][0]["name"] == "t");
+    } else {
+      CHECK(entry["type"] == "MeshTimeout");
+      CHECK(entry["inboundRules"][0]["rules"][0]["conf"][0]["idleTimeout"] == "1m0s");
+    }
+  }
+  Run selected = run(dir.path(), "explain MeshTrace/t --mesh m --format kuma-inspect .");
+  REQUIRE(selected.status == 0);
+  CHECK(nlohmann::json::parse(selected.out)["total"] == 1);
+  Run inbound = run(dir.path(),
+                    "explain Dataplane/dp-1 --mesh m --format kuma-inspect --view policies "
+                    "--inbound kri_dp_m___dp-1_main .");
+  REQUIRE(inbound.status == 0);
+  CHECK(nlohmann::json::parse(inbound.out)["policies"][0]["origins"][0]["kri"] == "kri_mt_m___in_");
+  // explain's own text: the policies in Kuma's order and where each merged field came from.
+  Run text = run(dir.path(), "explain Dataplane/dp-1 .");
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("MeshTrace/t  mesh.yaml:25") != std::string::npos);
+  CHECK(text.out.find("backends[0].zipkin.url: \"http://z\"  <- MeshTrace/t mesh.yaml:31:45") !=
+        std::string::npos);
+  CHECK(text.out.find("backends[0].zipkin.apiVersion: \"httpJson\"  <- Kuma's default") !=
+        std::string::npos);
+  CHECK(run(dir.path(), "explain Dataplane/dp-9 --mesh m --format kuma-inspect .").status == 2);
+  CHECK(run(dir.path(), "explain Dataplane/dp-1 --mesh other --format kuma-inspect .").status == 2);
+  CHECK(run(dir.path(),
+            "explain Dataplane/dp-1 --mesh m --format kuma-inspect --view policies --inbound x .")
+            .status == 2);
+}

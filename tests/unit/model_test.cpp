@@ -11,21 +11,14 @@
 #include "lib/model/selector.h"
 #include "lib/model/store.h"
 #include "lib/yaml/parser.h"
+#include "tests/unit/load_store.h"
 
 using namespace pg;
 
 namespace {
 
-struct Loaded {
-  load::FileResult file;
-  model::Store store;
-};
-
-Loaded loadStore(std::string text) {
-  Loaded l{load::loadText("test.yaml", std::move(text), {}), model::Store("default")};
-  l.store.build(l.file.resources);
-  return l;
-}
+using testing::Loaded;
+using testing::loadStore;
 
 }  // namespace
 
