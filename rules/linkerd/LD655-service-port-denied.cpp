@@ -1,3 +1,4 @@
+#include <map>
 #include <set>
 
 #include "lib/graph/workloads.h"
@@ -18,10 +19,14 @@ bool deniesAll(const policy::linkerd::InboundPort& p) {
 
 void check(Context& ctx) {
   const analysis::Analysis& a = ctx.analysis();
-  std::vector<graph::Workload> workloads = graph::collectWorkloads(a.store);
+  std::map<std::string_view, std::vector<graph::Workload>> byNamespace;
+  for (graph::Workload& w : graph::collectWorkloads(a.store))
+    byNamespace[w.namespace_].push_back(std::move(w));
   std::set<std::pair<const yaml::Tree*, std::uint32_t>> reported;  // one finding a Service port
   for (const model::Resource* service : a.store.ofKind("", "Service")) {
-    for (const graph::Workload& w : workloads) {
+    auto here = byNamespace.find(service->namespace_);
+    if (here == byNamespace.end()) continue;
+    for (const graph::Workload& w : here->second) {
       if (!graph::serviceSelects(*service, w)) continue;
       const policy::linkerd::WorkloadInbound* inbound = a.linkerd.inboundOf(w.resource);
       if (!inbound) continue;

@@ -658,15 +658,15 @@ bool isServerRouteKind(std::string_view group, std::string_view kind) {
 }
 
 const WorkloadInbound* LinkerdModel::inboundOf(const model::Resource* workload) const {
-  for (const WorkloadInbound& w : workloads)
-    if (w.workload == workload) return &w;
-  return nullptr;
+  auto it = workloadIndex.find(workload);
+  return it == workloadIndex.end() ? nullptr : &workloads[it->second];
 }
 
 std::vector<const ServerParent*> LinkerdModel::parentsOf(const model::Resource* route) const {
   std::vector<const ServerParent*> out;
-  for (const ServerParent& p : serverParents)
-    if (p.route == route) out.push_back(&p);
+  if (auto it = parentIndex.find(route); it != parentIndex.end())
+    for (std::size_t i = it->second.first; i < it->second.second; ++i)
+      out.push_back(&serverParents[i]);
   return out;
 }
 
@@ -682,6 +682,12 @@ LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettin
   model::parallelFor(
       model::workersFor(jobs, workloads.size(), kParallelMinWorkloads), workloads.size(),
       [&](std::size_t i, unsigned) { model.workloads[i] = index.inbound(workloads[i]); });
+  for (std::size_t i = 0; i < model.workloads.size(); ++i)
+    model.workloadIndex.emplace(model.workloads[i].workload, i);
+  for (std::size_t i = 0; i < model.serverParents.size(); ++i) {
+    auto [it, added] = model.parentIndex.try_emplace(model.serverParents[i].route, i, i + 1);
+    if (!added) it->second.second = i + 1;
+  }
   return model;
 }
 

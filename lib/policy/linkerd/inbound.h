@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lib/config/config.h"
@@ -149,6 +151,11 @@ struct LinkerdModel {
 
   const WorkloadInbound* inboundOf(const model::Resource* workload) const;
   std::vector<const ServerParent*> parentsOf(const model::Resource* route) const;
+
+  // Lookups by object, filled by buildLinkerd: a workload's slot; a route's first parent and
+  // one past its last (a route's parents are consecutive).
+  std::unordered_map<const model::Resource*, std::size_t> workloadIndex;
+  std::unordered_map<const model::Resource*, std::pair<std::size_t, std::size_t>> parentIndex;
 };
 
 // Route kinds that may name a Server as parent: policy.linkerd.io HTTPRoute and the Gateway API
