@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "lib/graph/workloads.h"
+#include "lib/policy/linkerd/strings.h"
 
 namespace pg::policy::linkerd {
 
@@ -56,7 +57,7 @@ bool headersMatch(const std::vector<StringMatch>& wanted, const AccessRequest& r
   for (const StringMatch& h : wanted) {
     bool found = false;
     for (const auto& [name, value] : request.headers)
-      found = found || (lower(name) == lower(h.name) && valueMatches(h, value));
+      found = found || (detail::equalsIgnoringCase(name, h.name) && valueMatches(h, value));
     if (!found) return false;
   }
   return true;
