@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cmd/policygraph/access.h"
 #include "cmd/policygraph/cli.h"
 #include "cmd/policygraph/diff.h"
 #include "cmd/policygraph/explain.h"
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
     }
   addDiffCommand(app, exitCode, afterDashes);
   addGraphCommand(app, exitCode);
+  addAccessCommand(app, exitCode);
   addRulesCommand(app, exitCode);
   app.add_subcommand("version", "Print the version")->callback([] {
     std::cout << "policygraph " << pg::report::toolVersion() << '\n';

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
 #include <set>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "lib/analysis/analysis.h"
 #include "lib/diff/diff.h"
 #include "lib/model/finding.h"
+#include "lib/policy/access.h"
 
 namespace pg::report {
 
@@ -84,6 +86,18 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& analysis,
 // field came from.
 void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
                       const model::Resource& target, bool asJson, const TextOptions& options);
+
+// `policygraph access`: may this client make this request (policy::AccessResult), for people
+// and as the JSON document of README "access".
+struct AccessInput {
+  const policy::AccessResult& result;
+  const policy::AccessClient& client;
+  const model::Resource& destination;
+  std::int64_t port = 0;
+  const policy::AccessRequest& request;  // `http` false: a connection
+};
+void writeAccessText(std::ostream& out, const AccessInput& input, const TextOptions& options);
+void writeAccessJson(std::ostream& out, const AccessInput& input);
 
 // `policygraph diff`: what a change does (lib/diff), for people (text), for machines (JSON)
 // and for a pull-request comment (Markdown: a summary table first, the details folded, a
