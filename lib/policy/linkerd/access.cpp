@@ -6,8 +6,9 @@
 // lengths, then headers); a tie goes to the earlier route, rule and match.
 #include "lib/policy/linkerd/access.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
-#include <regex>
 #include <tuple>
 
 #include "lib/graph/workloads.h"
@@ -39,14 +40,14 @@ std::vector<std::string_view> labels(std::string_view name) {
   }
 }
 
-// RE2 full match, approximated by ECMAScript (the syntax Gateway API regexes share); a pattern
-// std::regex cannot read matches nothing.
+// A full match with RE2, the engine and syntax Linkerd's proxy matches regexes with; it runs in
+// time linear in the text, so no pattern in a repository can hang the tool. A pattern RE2 cannot
+// compile matches nothing (Linkerd's admission refuses it, LD606).
 bool regexFullMatch(const std::string& pattern, const std::string& text) {
-  try {
-    return std::regex_match(text, std::regex(pattern, std::regex::ECMAScript));
-  } catch (const std::regex_error&) {
-    return false;
-  }
+  RE2::Options options;
+  options.set_log_errors(false);
+  RE2 re(pattern, options);
+  return re.ok() && RE2::FullMatch(text, re);
 }
 
 bool valueMatches(const StringMatch& m, const std::string& value) {
