@@ -47,6 +47,9 @@ struct ExplainInput {
   const std::vector<policy::Effective>& effective;
   // A workload's Linkerd inbound servers (`linkerd.inbound`); null for other objects.
   const policy::linkerd::WorkloadInbound* linkerd = nullptr;
+  // A Kuma-injected workload's derived proxy (`kuma`: writeKumaExplain of it); null otherwise.
+  const graph::kuma::Dataplane* kuma = nullptr;
+  const analysis::Analysis* analysis = nullptr;  // needed with `kuma`
 };
 void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options);
 void writeExplainJson(std::ostream& out, const ExplainInput& input);
@@ -84,6 +87,11 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& analysis,
 // field came from.
 void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
                       const model::Resource& target, bool asJson, const TextOptions& options);
+// The same for a proxy Kuma derives from a Kubernetes workload (`target` names the Dataplane,
+// its namespace and the workload).
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
+                      const graph::kuma::Dataplane& dataplane, bool asJson,
+                      const TextOptions& options);
 
 // `policygraph diff`: what a change does (lib/diff), for people (text), for machines (JSON)
 // and for a pull-request comment (Markdown: a summary table first, the details folded, a
