@@ -76,11 +76,30 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
     const analysis::Analysis& a = analyzeInputs(o->inputs);
     if (!o->mesh.empty() && (kind == "Dataplane" || kind == "MeshGateway") && o->format != "yaml") {
       std::vector<const model::Resource*> found = a.store.findInMesh(kind, o->mesh, name);
+      const graph::kuma::Dataplane* derived =
+          kind == "Dataplane" && found.empty() ? a.kuma.dataplane(o->mesh, name) : nullptr;
+      if (derived) {  // a proxy Kuma derives from a Kubernetes workload
+        report::writeKumaExplain(std::cout, a, *derived, o->format == "json",
+                                 {colorWanted(o->color)});
+        exitCode = kClean;
+        return;
+      }
       if (found.empty()) throw UsageError(o->ref + " names nothing in mesh " + o->mesh);
       report::writeKumaExplain(std::cout, a, *found.front(), o->format == "json",
                                {colorWanted(o->color)});
       exitCode = kClean;
       return;
+    }
+    if (kind == "Dataplane" && o->format != "yaml" &&
+        a.store.findByKind(kind, namespace_, name).empty()) {
+      const graph::kuma::Dataplane* derived = a.kuma.derivedDataplane(
+          namespace_.empty() ? a.config.defaultNamespace : namespace_, name);
+      if (derived) {
+        report::writeKumaExplain(std::cout, a, *derived, o->format == "json",
+                                 {colorWanted(o->color)});
+        exitCode = kClean;
+        return;
+      }
     }
     const model::Resource& target = resolveRef(a, o->ref, kind, namespace_, name);
     if (target.group == "kuma.io" && !target.mesh.empty() &&
@@ -91,7 +110,8 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
     }
     std::vector<policy::Effective> effective =
         policy::effectiveOn(a.policies, a.topology, a.store, target, section);
-    report::ExplainInput input{target, section, effective, a.linkerd.inboundOf(&target)};
+    report::ExplainInput input{
+        target, section, effective, a.linkerd.inboundOf(&target), a.kuma.dataplaneOf(target), &a};
     if (o->format == "json")
       report::writeExplainJson(std::cout, input);
     else if (o->format == "yaml")

@@ -50,7 +50,7 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   graph::TopologyOptions topologyOptions = inputs.topology;
   topologyOptions.jobs = inputs.jobs;
   a.topology = graph::buildTopology(a.store, topologyOptions);
-  a.kuma = graph::kuma::build(a.store);
+  a.kuma = graph::kuma::build(a.store, config.kumaSystemNamespace);
   policy::PolicyOptions policyOptions = inputs.policy;
   policyOptions.jobs = inputs.jobs;
   a.policies = policy::simulate(a.store, a.topology, config, policyOptions);

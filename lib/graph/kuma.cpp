@@ -46,6 +46,10 @@ std::int64_t intOf(yaml::NodeRef n) {
 Dataplane readDataplane(const model::Resource& r) {
   Dataplane dp;
   dp.resource = &r;
+  dp.mesh = r.mesh;
+  dp.name = r.name;
+  dp.namespace_ = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
+  dp.labels = readTags(r.labels());
   yaml::NodeRef networking = r.universal ? r.node.get("networking") : r.spec().get("networking");
   dp.address = networking.get("address").str();
   for (yaml::NodeRef in : networking.get("inbound").items()) {
@@ -87,6 +91,9 @@ MeshGateway readGateway(const model::Resource& r) {
 MeshService readService(const model::Resource& r) {
   MeshService s;
   s.resource = &r;
+  s.mesh = r.mesh;
+  s.name = r.name;
+  s.namespace_ = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
   yaml::NodeRef selector = r.spec().get("selector");
   s.dataplaneTags = readTags(selector.get("dataplaneTags"));
   s.hasDataplaneTags = selector.get("dataplaneTags").isMapping();
@@ -116,8 +123,34 @@ const Mesh* Topology::mesh(std::string_view name) const {
   return nullptr;
 }
 
+Topology::Topology() : strings_(std::make_unique<std::deque<std::string>>()) {}
+
+std::string_view Topology::own(std::string text) {
+  return strings_->emplace_back(std::move(text));
+}
+
 const Dataplane* Topology::dataplane(std::string_view mesh, std::string_view name) const {
-  return findIn(dataplanes, mesh, name);
+  for (const Dataplane& dp : dataplanes) {
+    if (dp.mesh != mesh) continue;
+    if (dp.name == name) return &dp;
+    if (dp.derived && name.size() == dp.name.size() + 1 + dp.namespace_.size() &&
+        name.starts_with(dp.name) && name[dp.name.size()] == '.' && name.ends_with(dp.namespace_))
+      return &dp;
+  }
+  return nullptr;
+}
+
+const Dataplane* Topology::derivedDataplane(std::string_view namespace_,
+                                            std::string_view name) const {
+  for (const Dataplane& dp : dataplanes)
+    if (dp.derived && dp.namespace_ == namespace_ && dp.name == name) return &dp;
+  return nullptr;
+}
+
+const Dataplane* Topology::dataplaneOf(const model::Resource& workload) const {
+  for (const Dataplane& dp : dataplanes)
+    if (dp.derived && dp.resource == &workload) return &dp;
+  return nullptr;
 }
 
 const MeshGateway* Topology::gateway(std::string_view mesh, std::string_view name) const {
@@ -139,24 +172,24 @@ const MeshGateway* Topology::gatewayOf(const Dataplane& dp) const {
 std::vector<const Dataplane*> Topology::selectedBy(const MeshService& service) const {
   std::vector<const Dataplane*> out;
   for (const Dataplane& dp : dataplanes) {
-    if (dp.resource->mesh != service.resource->mesh) continue;
+    if (dp.mesh != service.mesh) continue;
     bool matches = false;
     if (!service.dataplaneRef.empty()) {
-      matches = dp.resource->name == service.dataplaneRef;
+      matches = dp.name == service.dataplaneRef;
     } else if (service.hasDataplaneTags) {
       matches = std::any_of(
                     dp.inbounds.begin(), dp.inbounds.end(),
                     [&](const Inbound& in) { return tagsMatch(service.dataplaneTags, in.tags); }) ||
                 (dp.gateway && tagsMatch(service.dataplaneTags, dp.gatewayTags));
     } else if (service.dataplaneLabels) {
-      matches = tagsMatch(*service.dataplaneLabels, readTags(dp.resource->labels()));
+      matches = tagsMatch(*service.dataplaneLabels, dp.labels);
     }
     if (matches) out.push_back(&dp);
   }
   return out;
 }
 
-Topology build(const model::Store& store) {
+Topology build(const model::Store& store, std::string_view systemNamespace) {
   Topology t;
   for (const model::Resource* r : store.ofKind("Mesh"))
     if (r->group == "kuma.io") {
@@ -173,6 +206,7 @@ Topology build(const model::Store& store) {
     if (r->group == "kuma.io") t.gateways.push_back(readGateway(*r));
   for (const model::Resource* r : store.ofKind("MeshService"))
     if (r->group == "kuma.io") t.services.push_back(readService(*r));
+  deriveFromKubernetes(t, store, systemNamespace);
   return t;
 }
 

@@ -3,6 +3,8 @@
 // their semantics live in lib/policy/kuma/.
 #pragma once
 
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,8 +43,17 @@ struct Inbound {
   yaml::NodeRef node;
 };
 
+// A Dataplane object, or the one Kuma's control plane makes for an injected Kubernetes
+// workload (`derived`): then `resource` is the workload (a Pod, or a controller whose pod
+// template stands for all its pods) and name, namespace and labels are what Kuma gives it.
 struct Dataplane {
   const model::Resource* resource = nullptr;
+  std::string_view mesh;
+  std::string_view name;        // a derived proxy: the Pod's or the controller's name
+  std::string_view namespace_;  // Kubernetes namespace (Universal: k8s.kuma.io/namespace)
+  Tags labels;                  // the object's labels; derived: pod labels, kuma.io/mesh and
+                                // k8s.kuma.io/namespace
+  bool derived = false;
   std::string_view address;
   std::vector<Inbound> inbounds;
   bool gateway = false;         // networking.gateway is set
@@ -72,8 +83,15 @@ struct ServicePort {
   std::string_view name;
 };
 
+// A MeshService object, or the one Kuma generates from a Kubernetes Service of an injected
+// namespace when the mesh's `meshServices.mode` is not Disabled (`derived`, `resource` is the
+// Service, the selector its `spec.selector` as dataplaneTags).
 struct MeshService {
   const model::Resource* resource = nullptr;
+  std::string_view mesh;
+  std::string_view name;
+  std::string_view namespace_;
+  bool derived = false;
   Tags dataplaneTags;  // spec.selector.dataplaneTags
   bool hasDataplaneTags = false;
   std::string_view dataplaneRef;        // spec.selector.dataplaneRef.name
@@ -82,13 +100,18 @@ struct MeshService {
 };
 
 struct Topology {
+  Topology();
   std::vector<Mesh> meshes;
   std::vector<Dataplane> dataplanes;
   std::vector<MeshGateway> gateways;
   std::vector<MeshService> services;
 
   const Mesh* mesh(std::string_view name) const;
+  // By mesh and name; a derived proxy also answers to `name.namespace` (Kuma's name for it).
   const Dataplane* dataplane(std::string_view mesh, std::string_view name) const;
+  // A derived proxy by namespace and name (any mesh), and the one derived from a workload.
+  const Dataplane* derivedDataplane(std::string_view namespace_, std::string_view name) const;
+  const Dataplane* dataplaneOf(const model::Resource& workload) const;
   const MeshGateway* gateway(std::string_view mesh, std::string_view name) const;
   // The MeshGateway a builtin gateway dataplane runs: the first, by name, one of whose
   // selectors matches its gateway tags.
@@ -96,9 +119,21 @@ struct Topology {
   // The dataplanes of a mesh a MeshService selects: by name (dataplaneRef), by tags
   // (dataplaneTags, on an inbound or the gateway), or by the dataplane's labels.
   std::vector<const Dataplane*> selectedBy(const MeshService& service) const;
+
+  // Storage for the strings derived objects are given (tag values Kuma synthesizes): a deque
+  // never moves what it holds, and the Topology moves it whole.
+  std::string_view own(std::string text);
+
+ private:
+  std::unique_ptr<std::deque<std::string>> strings_;
 };
 
-// Reads every Kuma object of the store (objects with a mesh, and Meshes).
-Topology build(const model::Store& store);
+// Reads every Kuma object of the store (objects with a mesh, and Meshes), then derives the
+// proxies and MeshServices of Kubernetes workloads (kuma_kubernetes.cpp). Kuma's system
+// namespace gets none.
+Topology build(const model::Store& store, std::string_view systemNamespace = "kuma-system");
+// The Kubernetes part: the proxies of injected workloads and their MeshServices.
+void deriveFromKubernetes(Topology& topology, const model::Store& store,
+                          std::string_view systemNamespace);
 
 }  // namespace pg::graph::kuma

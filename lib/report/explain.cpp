@@ -69,6 +69,11 @@ Json explainDocument(const ExplainInput& in) {
   }
   Json doc = {{"target", targetJson(in.target, in.section)}, {"policies", policies}};
   if (in.linkerd) doc["linkerd"] = detail::linkerdInboundJson(*in.linkerd);
+  if (in.kuma && in.analysis) {
+    std::ostringstream kuma;
+    writeKumaExplain(kuma, *in.analysis, *in.kuma, true, {});
+    doc["kuma"] = Json::parse(kuma.str());
+  }
   return doc;
 }
 
@@ -177,6 +182,8 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
     }
   }
   if (input.linkerd) detail::writeLinkerdText(out, *input.linkerd, options.color);
+  if (input.kuma && input.analysis)
+    writeKumaExplain(out, *input.analysis, *input.kuma, false, options);
 }
 
 std::string explainJsonText(const ExplainInput& input) {

@@ -61,6 +61,18 @@ json metaJson(const model::Resource& r) {
           {"labels", labelsJson(r)}};
 }
 
+// A dataplane's meta: a derived proxy is a Dataplane named `name.namespace` (as Kuma's API on
+// Kubernetes names it) with the labels Kuma gives it.
+json dataplaneMetaJson(const graph::kuma::Dataplane& dp) {
+  if (!dp.derived) return metaJson(*dp.resource);
+  json labels = json::object();
+  for (const auto& [k, v] : dp.labels) labels[std::string(k)] = std::string(v);
+  return {{"type", "Dataplane"},
+          {"mesh", std::string(dp.mesh)},
+          {"name", std::string(dp.name) + "." + std::string(dp.namespace_)},
+          {"labels", labels}};
+}
+
 json originsJson(const std::vector<const kuma::Policy*>& origin) {
   json out = json::array();
   for (const kuma::Policy* p : origin) out.push_back(metaJson(*p->resource));
@@ -176,14 +188,16 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& a, const Kuma
 
   // The dataplanes a policy or a MeshService selects.
   if (q.kind != "Dataplane" && q.kind != "MeshGateway") {
-    std::vector<const model::Resource*> selected;
+    std::vector<const graph::kuma::Dataplane*> selected;
     if (q.kind == "MeshService") {
       const graph::kuma::MeshService* ms = nullptr;
       for (const graph::kuma::MeshService& s : a.kuma.services)
-        if (s.resource->mesh == q.mesh && s.resource->name == q.name) ms = &s;
+        if (s.mesh == q.mesh &&
+            (s.name == q.name ||
+             (s.derived && std::string(s.name) + "." + std::string(s.namespace_) == q.name)))
+          ms = &s;
       if (!ms) throw KumaInspectError("there is no MeshService " + q.name + " in mesh " + q.mesh);
-      for (const graph::kuma::Dataplane* dp : a.kuma.selectedBy(*ms))
-        selected.push_back(dp->resource);
+      for (const graph::kuma::Dataplane* dp : a.kuma.selectedBy(*ms)) selected.push_back(dp);
     } else {
       const kuma::Policy* policy = nullptr;
       for (const kuma::Policy& p : policies)
@@ -196,16 +210,16 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& a, const Kuma
       std::vector<char> hit(n, 0);
       model::parallelFor(model::workersFor(a.jobs, n, 256), n, [&](std::size_t i, unsigned) {
         const graph::kuma::Dataplane& dp = a.kuma.dataplanes[i];
-        if (dp.resource->mesh != q.mesh) return;
+        if (dp.mesh != q.mesh) return;
         kuma::Proxy proxy{dp.resource, &dp, a.kuma.gatewayOf(dp), dp.gatewayTags};
         hit[i] = policy ? kuma::select(*policy, proxy, policies, settings).selected
                         : kuma::legacySelects(*legacy.front(), dp);
       });
       for (std::size_t i = 0; i < n; ++i)
-        if (hit[i]) selected.push_back(a.kuma.dataplanes[i].resource);
+        if (hit[i]) selected.push_back(&a.kuma.dataplanes[i]);
     }
     json items = json::array();
-    for (const model::Resource* r : selected) items.push_back(metaJson(*r));
+    for (const graph::kuma::Dataplane* dp : selected) items.push_back(dataplaneMetaJson(*dp));
     out << json{{"items", items}, {"total", selected.size()}}.dump(1) << '\n';
     return;
   }
@@ -228,7 +242,8 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& a, const Kuma
       kuma::buildProxyRules(proxy, policies, a.store, a.kuma, settings);
 
   if (q.view == "rules") {
-    json doc = {{"resource", metaJson(*proxy.resource)},
+    json doc = {{"resource",
+                 proxy.dataplane ? dataplaneMetaJson(*proxy.dataplane) : metaJson(*proxy.resource)},
                 {"httpMatches", json::array()},
                 {"rules", json::array()}};
     // A type whose matched policies give no rule at all is left out, as Kuma does.
@@ -399,32 +414,19 @@ std::vector<Shown> shownRules(const kuma::TypeRules& tr) {
 
 }  // namespace
 
-void writeKumaExplain(std::ostream& out, const analysis::Analysis& a, const model::Resource& target,
-                      bool asJson, const TextOptions& options) {
-  (void)options;
+namespace {
+
+// explain's Kuma document of one proxy: per type the policies in Kuma's order and the rules.
+void writeProxyExplain(std::ostream& out, const analysis::Analysis& a, std::string_view mesh,
+                       const kuma::Proxy& proxy, json target, const std::string& display,
+                       bool asJson) {
   kuma::Settings settings;
   settings.systemNamespace = a.config.kumaSystemNamespace;
-  std::vector<kuma::Policy> policies = kuma::readPolicies(a.store, target.mesh, settings);
-  kuma::Proxy proxy;
-  if (target.kind == "Dataplane") {
-    const graph::kuma::Dataplane* dp = a.kuma.dataplane(target.mesh, target.name);
-    if (!dp) return;
-    proxy = {dp->resource, dp, a.kuma.gatewayOf(*dp), dp->gatewayTags};
-  } else {
-    const graph::kuma::MeshGateway* gw = a.kuma.gateway(target.mesh, target.name);
-    if (!gw) return;
-    proxy.resource = gw->resource;
-    proxy.gateway = gw;
-    if (!gw->selectors.empty()) proxy.gatewayTags = gw->selectors.front();
-  }
+  std::vector<kuma::Policy> policies = kuma::readPolicies(a.store, mesh, settings);
   std::vector<kuma::TypeRules> rules =
       kuma::buildProxyRules(proxy, policies, a.store, a.kuma, settings);
   if (asJson) {
-    json doc = {{"target",
-                 {{"kind", std::string(target.kind)},
-                  {"mesh", std::string(target.mesh)},
-                  {"name", std::string(target.name)}}},
-                {"policies", json::array()}};
+    json doc = {{"target", std::move(target)}, {"policies", json::array()}};
     for (const kuma::TypeRules& tr : rules) {
       json matched = json::array();
       for (const kuma::Policy* p : tr.matched)
@@ -443,7 +445,7 @@ void writeKumaExplain(std::ostream& out, const analysis::Analysis& a, const mode
     out << doc.dump(2) << '\n';
     return;
   }
-  out << target.display() << '\n';
+  out << display << '\n';
   if (rules.empty()) out << "  no Kuma policy selects it\n";
   for (const kuma::TypeRules& tr : rules) {
     out << "  " << tr.type << " (in Kuma's order; a later policy wins):\n";
@@ -461,6 +463,45 @@ void writeKumaExplain(std::ostream& out, const analysis::Analysis& a, const mode
             << locationOf(*l.conf) << '\n';
     }
   }
+}
+
+}  // namespace
+
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& a, const model::Resource& target,
+                      bool asJson, const TextOptions& options) {
+  (void)options;
+  kuma::Proxy proxy;
+  if (target.kind == "Dataplane") {
+    const graph::kuma::Dataplane* dp = a.kuma.dataplane(target.mesh, target.name);
+    if (!dp) return;
+    proxy = {dp->resource, dp, a.kuma.gatewayOf(*dp), dp->gatewayTags};
+  } else {
+    const graph::kuma::MeshGateway* gw = a.kuma.gateway(target.mesh, target.name);
+    if (!gw) return;
+    proxy.resource = gw->resource;
+    proxy.gateway = gw;
+    if (!gw->selectors.empty()) proxy.gatewayTags = gw->selectors.front();
+  }
+  json t = {{"kind", std::string(target.kind)},
+            {"mesh", std::string(target.mesh)},
+            {"name", std::string(target.name)}};
+  writeProxyExplain(out, a, target.mesh, proxy, std::move(t), target.display(), asJson);
+}
+
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& a,
+                      const graph::kuma::Dataplane& dp, bool asJson, const TextOptions& options) {
+  if (!dp.derived) return writeKumaExplain(out, a, *dp.resource, asJson, options);
+  kuma::Proxy proxy{dp.resource, &dp, a.kuma.gatewayOf(dp), dp.gatewayTags};
+  json t = {{"kind", "Dataplane"},
+            {"mesh", std::string(dp.mesh)},
+            {"namespace", std::string(dp.namespace_)},
+            {"name", std::string(dp.name)},
+            {"workload", dp.resource->display()}};
+  writeProxyExplain(out, a, dp.mesh, proxy, std::move(t),
+                    "Dataplane " + std::string(dp.name) + "." + std::string(dp.namespace_) +
+                        " (mesh " + std::string(dp.mesh) + ", derived from " +
+                        dp.resource->display() + ")",
+                    asJson);
 }
 
 }  // namespace pg::report

@@ -49,6 +49,9 @@ struct ExplainInput {
   const std::vector<policy::Effective>& effective;
   // A workload's Linkerd inbound servers (`linkerd.inbound`); null for other objects.
   const policy::linkerd::WorkloadInbound* linkerd = nullptr;
+  // A Kuma-injected workload's derived proxy (`kuma`: writeKumaExplain of it); null otherwise.
+  const graph::kuma::Dataplane* kuma = nullptr;
+  const analysis::Analysis* analysis = nullptr;  // needed with `kuma`
 };
 void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options);
 void writeExplainJson(std::ostream& out, const ExplainInput& input);
@@ -86,6 +89,11 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& analysis,
 // field came from.
 void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
                       const model::Resource& target, bool asJson, const TextOptions& options);
+// The same for a proxy Kuma derives from a Kubernetes workload (`target` names the Dataplane,
+// its namespace and the workload).
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
+                      const graph::kuma::Dataplane& dataplane, bool asJson,
+                      const TextOptions& options);
 
 // `policygraph access`: may this client make this request (policy::AccessResult), for people
 // and as the JSON document of README "access".

@@ -30,11 +30,13 @@
 
 #include "lib/analysis/analysis.h"
 #include "lib/config/config.h"
+#include "lib/graph/kuma.h"
 #include "lib/graph/topology.h"
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
 #include "lib/model/store.h"
 #include "lib/policy/engine.h"
+#include "lib/policy/linkerd/inbound.h"
 #include "lib/report/report.h"
 #include "rules/engine.h"
 #include "rules/rule.h"
@@ -340,6 +342,11 @@ class Bench {
           analysis.policies =
               policy::simulate(analysis.store, analysis.topology, config_, policyOptions);
         });
+
+    // The mesh families' models, which analyze() builds after the policy stage and the LD and
+    // Kuma rules read: timed within analyze() below, built here so the rules see them.
+    analysis.kuma = graph::kuma::build(analysis.store, config_.kumaSystemNamespace);
+    analysis.linkerd = policy::linkerd::buildLinkerd(analysis.store, config_.linkerd, jobs);
 
     // The whole of analyze(), for the ratio: it is what the CLI runs.
     std::optional<analysis::Analysis> whole;

@@ -149,8 +149,9 @@ std::string explainOf(const pg::analysis::Analysis& a, std::string file) {
   if (found.empty()) return "no object " + file + " in the case\n";
   std::vector<pg::policy::Effective> effective =
       pg::policy::effectiveOn(a.policies, a.topology, a.store, *found.front(), section);
-  return pg::report::explainJsonText(
-      {*found.front(), section, effective, a.linkerd.inboundOf(found.front())});
+  return pg::report::explainJsonText({*found.front(), section, effective,
+                                      a.linkerd.inboundOf(found.front()),
+                                      a.kuma.dataplaneOf(*found.front()), &a});
 }
 
 // The lines of `before` and `after` that differ, `-` and `+`, with two lines of context and

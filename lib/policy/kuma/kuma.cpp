@@ -203,10 +203,6 @@ void selectByTags(const Tags& selector, const Proxy& proxy, const std::vector<Li
   out.selected = !out.listeners.empty() || delegated;
 }
 
-std::string_view labelOf(const model::Resource& r, std::string_view key) {
-  return r.label(key);
-}
-
 std::string_view displayNameOf(const model::Resource& r) {
   std::string_view display = r.label("kuma.io/display-name");
   return display.empty() ? r.name : display;
@@ -247,13 +243,14 @@ Selection selectRef(const Policy& policy, const TargetRef& ref, const Proxy& pro
     out.selected = !out.listeners.empty();
   } else if (kind == "Dataplane") {
     if (!proxy.dataplane) return out;
-    const model::Resource& dp = *proxy.dataplane->resource;
-    std::string_view dpName = labelOf(dp, "kuma.io/display-name");
+    const graph::kuma::Dataplane& dp = *proxy.dataplane;
+    std::string_view dpName = graph::kuma::tagValue(dp.labels, "kuma.io/display-name");
     if (dpName.empty()) dpName = dp.name;
     if (!ref.name.empty() && ref.name != dpName && ref.name != dp.name) return out;
-    if (!ref.namespace_.empty() && ref.namespace_ != labelOf(dp, "k8s.kuma.io/namespace"))
+    if (!ref.namespace_.empty() &&
+        ref.namespace_ != graph::kuma::tagValue(dp.labels, "k8s.kuma.io/namespace"))
       return out;
-    if (!ref.labels.empty() && !tagsMatch(ref.labels, readTags(dp.labels()))) return out;
+    if (!ref.labels.empty() && !tagsMatch(ref.labels, dp.labels)) return out;
     for (std::size_t i = 0; i < ls.size(); ++i)
       if (ref.sectionName.empty() || ls[i].name == ref.sectionName) out.listeners.push_back(i);
     out.selected = !out.listeners.empty();
@@ -651,6 +648,14 @@ std::vector<ResolvedTarget> resolveTo(const Policy& policy, const TargetRef& ref
     }
     out.push_back({r, std::string(ref.sectionName)});
   }
+  // MeshServices Kuma generates from Kubernetes Services, by name in the wanted namespace.
+  if (ref.kind == "MeshService" && !ref.name.empty())
+    for (const graph::kuma::MeshService& s : topology.services) {
+      if (!s.derived || s.mesh != mesh || s.name != ref.name) continue;
+      std::string_view wanted = ref.namespace_.empty() ? policy.namespace_ : ref.namespace_;
+      if (!wanted.empty() && s.namespace_ != wanted) continue;
+      out.push_back({s.resource, std::string(ref.sectionName)});
+    }
   return out;
 }
 
@@ -712,7 +717,8 @@ std::vector<TypeRules> buildProxyRules(const Proxy& proxy, const std::vector<Pol
     Selection s = select(p, proxy, policies, settings);
     if (s.selected) byType[p.type].emplace_back(&p, std::move(s));
   }
-  const graph::kuma::Mesh* mesh = topology.mesh(proxy.resource->mesh);
+  const graph::kuma::Mesh* mesh =
+      topology.mesh(proxy.dataplane ? proxy.dataplane->mesh : proxy.resource->mesh);
   bool exclusive = mesh && mesh->exclusive();
   std::vector<TypeRules> out;
   for (auto& [type, matched] : byType) {
