@@ -85,10 +85,6 @@ std::string_view displayOf(const model::Resource& r) {
   return display.empty() ? r.name : display;
 }
 
-std::string_view namespaceOf(const model::Resource& r) {
-  return r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
-}
-
 bool isApplicationNamespace(const Policy& p, const Settings& settings) {
   return !p.namespace_.empty() && p.namespace_ != settings.systemNamespace;
 }
@@ -123,7 +119,12 @@ class Validator {
       checkTo(*p);
       checkConfs(*p);
     }
-    for (const auto& [mesh, policies] : byMesh) checkSameRank(policies);
+    for (const auto& [mesh, policies] : byMesh) {
+      if (policies.empty()) continue;
+      std::vector<ByType> selected = selections(policies);
+      checkSameRank(policies, selected);
+      checkNeverEffective(policies, selected);
+    }
     return std::move(out_);
   }
 
@@ -577,16 +578,19 @@ class Validator {
   struct Slot {
     std::string key, where;
     yaml::NodeRef conf;
+    yaml::NodeRef entry;  // the mapping holding `default`
   };
   static std::vector<Slot> slotsOf(const Policy& p) {
     std::vector<Slot> out;
-    if (p.single && p.single->conf) out.push_back({"default", "spec.default", p.single->conf});
+    yaml::NodeRef spec = p.resource->spec();
+    if (p.single && p.single->conf)
+      out.push_back({"default", "spec.default", p.single->conf, spec});
     auto items = [&](const std::vector<Item>& list, std::string_view section) {
       for (const Item& item : list)
         if (item.conf && !item.wholeEntry)
           out.push_back({text(section) + ":" + refKey(p, item.ref),
                          "spec." + text(section) + "[" + std::to_string(item.index) + "]",
-                         item.conf});
+                         item.conf, spec.get(section).at(item.index)});
     };
     items(p.to, "to");
     items(p.from, "from");
@@ -605,24 +609,35 @@ class Validator {
     return canonicalText(fromYaml(v, nullptr));
   }
 
-  // KM507: per proxy and type, two policies of the same rank (kind, origin, role) whose confs
-  // for the same slot set the same field to different values: only their names order them.
-  void checkSameRank(const std::vector<Policy>& policies) {
-    if (policies.empty()) return;
-    const std::vector<Proxy>& ps = proxies(policies.front().resource->mesh);
-    std::set<std::string> seen;
-    for (const Proxy& proxy : ps) {
-      std::map<std::string_view, std::vector<const Policy*>> byType;
+  // The policies selecting each proxy of the mesh (proxies(mesh) order), per type, in Kuma's
+  // order; route types, merged by rule matches, left out.
+  using ByType = std::map<std::string_view, std::vector<const Policy*>>;
+  std::vector<ByType> selections(const std::vector<Policy>& policies) {
+    std::vector<ByType> out;
+    for (const Proxy& proxy : proxies(policies.front().resource->mesh)) {
+      ByType& byType = out.emplace_back();
       for (const Policy& p : policies) {
-        if (p.type == "MeshHTTPRoute" || p.type == "MeshTCPRoute") continue;  // merged by rule
+        if (p.type == "MeshHTTPRoute" || p.type == "MeshTCPRoute") continue;
         if (select(p, proxy, policies, settings_).selected) byType[p.type].push_back(&p);
       }
-      for (const auto& [type, matched] : byType)
+      for (auto& [type, matched] : byType)
+        std::stable_sort(matched.begin(), matched.end(),
+                         [](const Policy* a, const Policy* b) { return lessByTargetRef(*a, *b); });
+    }
+    return out;
+  }
+
+  // KM507: per proxy and type, two policies of the same rank (kind, origin, role) whose confs
+  // for the same slot set the same field to different values: only their names order them.
+  void checkSameRank(const std::vector<Policy>& policies, const std::vector<ByType>& selected) {
+    const std::vector<Proxy>& ps = proxies(policies.front().resource->mesh);
+    std::set<std::string> seen;
+    for (std::size_t k = 0; k < ps.size(); ++k)
+      for (const auto& [type, matched] : selected[k])
         for (std::size_t i = 0; i < matched.size(); ++i)
           for (std::size_t j = i + 1; j < matched.size(); ++j)
             if (sameRank(*matched[i], *matched[j]))
-              comparePair(*matched[i], *matched[j], proxy, seen);
-    }
+              comparePair(*matched[i], *matched[j], ps[k], seen);
   }
 
   void comparePair(const Policy& a, const Policy& b, const Proxy& proxy,
@@ -654,6 +669,59 @@ class Validator {
                     "set the field in one policy, or target one of them more specifically",
                 disc);
           }
+      }
+  }
+
+  // KM508: per proxy and type, in Kuma's order, an item (same target) whose every field a
+  // later policy of a higher rank sets too; reported when that holds on every proxy the policy
+  // selects. Same-rank overrides are KM507's.
+  void checkNeverEffective(const std::vector<Policy>& policies,
+                           const std::vector<ByType>& selected) {
+    struct State {
+      bool overridden = true;
+      std::string by;  // the last policy that overrode it
+    };
+    std::map<std::pair<const Policy*, std::string>, State> states;
+    for (const ByType& byType : selected) {
+      for (const auto& [type, matched] : byType) {
+        for (std::size_t i = 0; i < matched.size(); ++i)
+          for (const Slot& slot : slotsOf(*matched[i])) {
+            State& state = states[{matched[i], slot.key}];
+            if (!state.overridden) continue;
+            std::vector<Leaf> own;
+            leaves(slot.conf, "", own);
+            std::set<std::string> open;
+            for (const Leaf& l : own) open.insert(l.path);
+            std::string by;
+            for (std::size_t j = i + 1; j < matched.size() && !open.empty(); ++j) {
+              if (sameRank(*matched[i], *matched[j])) continue;
+              for (const Slot& later : slotsOf(*matched[j])) {
+                if (later.key != slot.key) continue;
+                std::vector<Leaf> theirs;
+                leaves(later.conf, "", theirs);
+                for (const Leaf& l : theirs)
+                  if (open.erase(l.path)) by = matched[j]->resource->display();
+              }
+            }
+            if (own.empty() || !open.empty()) {
+              state.overridden = false;
+            } else {
+              state.by = by;
+            }
+          }
+      }
+    }
+    for (const Policy& p : policies)
+      for (const Slot& slot : slotsOf(p)) {
+        auto it = states.find({&p, slot.key});
+        if (it == states.end() || !it->second.overridden) continue;
+        add(Check::NeverEffective, *p.resource, slot.entry, "default",
+            slot.where +
+                " is never effective: on every proxy the policy selects, policies later "
+                "in Kuma's order (a more specific top-level targetRef, or a later role or "
+                "origin) set every field it sets for the same target, last " +
+                it->second.by + "; remove it or set only what the others leave",
+            slot.where);
       }
   }
 

@@ -23,6 +23,7 @@ enum class Check {
   MeshMissing,       // an object of a mesh the input has no Mesh for
   InvalidConf,       // a conf Kuma's validator rejects
   SameRank,          // two policies of one rank set one field for one proxy: names decide
+  NeverEffective,    // an item whose every field later policies override on every proxy
 };
 
 struct Problem {
