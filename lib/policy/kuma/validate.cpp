@@ -147,7 +147,8 @@ class Validator {
       if (!known.empty()) known += ", ";
       known += m.resource->name;
     }
-    std::string what = r.display() + " is in mesh " + text(r.mesh) +
+    std::string who = r.universal ? text(r.kind) + "/" + text(r.name) : r.display();
+    std::string what = who + " is in mesh " + text(r.mesh) +
                        ", which has no Mesh object in the input (meshes: " + known + ")";
     std::string fix = ": Kuma refuses it until the mesh exists; fix the mesh name or add the Mesh";
     if (r.universal) {
@@ -506,7 +507,8 @@ class Validator {
       if (isEnum(value, allowed)) return;
       std::string list;
       for (std::string_view a : allowed) list += (list.empty() ? "\"" : ", \"") + text(a) + "\"";
-      bad("Unsupported value: \"" + text(value) + "\": supported values: " + list);
+      bad("Unsupported value: \"" + text(value) + "\": supported values: " + list +
+          "; Kuma refuses the policy");
     };
     if (p.type == "MeshTrafficPermission" && key == "action") {
       unsupported({"Allow", "Deny", "AllowWithShadowDeny"});
@@ -589,7 +591,7 @@ class Validator {
       for (const Item& item : list)
         if (item.conf && !item.wholeEntry)
           out.push_back({text(section) + ":" + refKey(p, item.ref),
-                         "spec." + text(section) + "[" + std::to_string(item.index) + "]",
+                         "spec." + text(section) + "[" + std::to_string(item.index) + "].default",
                          item.conf, spec.get(section).at(item.index)});
     };
     items(p.to, "to");
