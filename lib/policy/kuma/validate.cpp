@@ -351,10 +351,16 @@ class Validator {
       for (const graph::kuma::MeshGateway& gw : topology_.gateways)
         named = named || (gw.resource->mesh == mesh &&
                           (ref.name == gw.resource->name || ref.name == displayOf(*gw.resource)));
-      key = named ? "tags" : "name";
-      what =
-          named ? "no listener of MeshGateway " + text(ref.name) + " has tags " + tagsText(ref.tags)
-                : "no MeshGateway named " + text(ref.name);
+      key = named && !ref.tags.empty() ? "tags" : "name";
+      if (!named)
+        what = "no MeshGateway named " + text(ref.name);
+      else if (!ref.tags.empty())
+        what = "no listener of MeshGateway " + text(ref.name) + " has tags " + tagsText(ref.tags);
+      else if (r.label("kuma.io/origin") == "zone" && !p.zone.empty())
+        what = "MeshGateway " + text(ref.name) + " is not in zone " + text(p.zone) +
+               ", and a policy from a zone names only its zone's objects";
+      else
+        what = "MeshGateway " + text(ref.name) + " runs on no proxy the policy reaches";
     } else if (ref.kind == "MeshService" || ref.kind == "MeshServiceSubset") {
       key = ref.kind == "MeshService" || ref.tags.empty() ? "name" : "tags";
       what = "no proxy has an inbound with kuma.io/service: " + text(ref.name) +
