@@ -5,7 +5,8 @@
 // `PG_UPDATE_GOLDENS=1` rewrites the goldens that exist, for review: `expected/lint.txt` (the
 // text report), `expected/status.yaml` (`policygraph status`), and
 // `expected/explain/<Kind>.<namespace>.<name>[#section].json` (`policygraph explain --format
-// json` of that object; `<Kind>.<name>.json` for cluster-scoped ones).
+// json` of that object; `<Kind>.<name>.json` for cluster-scoped ones and Universal objects; a
+// Kuma Dataplane or MeshGateway gets the Kuma explain: policies in Kuma's order, merged rules).
 // `expected/snapshots/` holds the case's golden snapshots (`policygraph snapshot --update`,
 // `<Kind>/<namespace>/<name>.yaml`): a file missing, extra or different is a failure, with a
 // line diff. `PG_UPDATE_GOLDENS=1` writes them and deletes stale ones, only in cases that have
@@ -147,6 +148,13 @@ std::string explainOf(const pg::analysis::Analysis& a, std::string file) {
     found = a.store.findByKind(kind, rest.substr(0, second), rest.substr(second + 1));
   if (found.empty()) found = a.store.findByKind(kind, "", rest);
   if (found.empty()) return "no object " + file + " in the case\n";
+  const pg::model::Resource& target = *found.front();
+  if (target.group == "kuma.io" && (kind == "Dataplane" || kind == "MeshGateway")) {
+    // Kuma proxies: the policies that select them in Kuma's order and the merged rules.
+    std::ostringstream out;
+    pg::report::writeKumaExplain(out, a, target, true, {});
+    return out.str();
+  }
   std::vector<pg::policy::Effective> effective =
       pg::policy::effectiveOn(a.policies, a.topology, a.store, *found.front(), section);
   return pg::report::explainJsonText({*found.front(), section, effective,

@@ -240,9 +240,6 @@ std::optional<std::string> goDuration(std::string_view text) {
   return out;
 }
 
-namespace {
-
-// Fields Kuma types as durations (metav1.Duration), by name.
 bool isDurationKey(std::string_view key) {
   static constexpr std::array<std::string_view, 7> kSuffixes{
       "Timeout", "Duration", "Interval", "Jitter", "EjectionTime", "Time", "Delay"};
@@ -252,6 +249,8 @@ bool isDurationKey(std::string_view key) {
   return std::any_of(kSuffixes.begin(), kSuffixes.end(),
                      [&](std::string_view s) { return key.ends_with(s); });
 }
+
+namespace {
 
 void normalizeDurations(Conf& conf) {
   for (Conf::Field& f : conf.fields) {

@@ -61,4 +61,7 @@ void normalize(Conf& conf, std::string_view policyType);
 // is not one.
 std::optional<std::string> goDuration(std::string_view text);
 
+// Whether Kuma types a conf field as a duration (metav1.Duration), by its name.
+bool isDurationKey(std::string_view key);
+
 }  // namespace pg::policy::kuma
