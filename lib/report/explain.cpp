@@ -144,7 +144,8 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
   model::ObjectRef ref = input.target.ref();
   ref.sectionName = std::string(input.section);
   out << bold(ref.display()) << '\n';
-  if (input.effective.empty()) out << "  no policy reaches it\n";
+  // A workload a mesh serves shows that mesh's sections below instead.
+  if (input.effective.empty() && !input.linkerd && !input.kuma) out << "  no policy reaches it\n";
   for (const policy::Effective& e : input.effective) {
     std::string path;
     for (const policy::Step& s : e.path) path += (path.empty() ? "" : " > ") + s.display();

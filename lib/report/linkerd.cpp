@@ -2,6 +2,7 @@
 // port, as LINKERD.md's JSON document or as a tree naming where each part came from.
 #include "lib/report/linkerd.h"
 
+#include "lib/policy/linkerd/access.h"
 #include "lib/report/common.h"
 
 namespace pg::report::detail {
@@ -129,10 +130,6 @@ std::string whereIs(const model::Resource* r) {
   return r->display() + "  " + position(r->locateField(r->metadata(), "name"));
 }
 
-std::string compactJson(const Json& v) {
-  return v.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 }  // namespace
 
 Json linkerdInboundJson(const ld::WorkloadInbound& inbound) {
@@ -158,9 +155,8 @@ void writeLinkerdText(std::ostream& out, const ld::WorkloadInbound& inbound, boo
     for (const ld::Authorization& a : list) {
       out << indent << "authorization " << a.kind << "/" << a.name << ": "
           << ld::authenticationName(a.authentication);
-      if (!a.identities.empty())
-        out << ' ' << compactJson(authorizationJson(a)["authentication"]["identities"]);
-      out << " from " << compactJson(networksJson(a.networks)) << '\n';
+      if (!a.identities.empty()) out << " as " << ld::identitiesText(a.identities);
+      out << " from " << ld::networksText(a.networks) << '\n';
       for (const model::Resource* source : a.sources)
         out << indent << "  " << dim("from " + whereIs(source)) << '\n';
     }
@@ -174,8 +170,15 @@ void writeLinkerdText(std::ostream& out, const ld::WorkloadInbound& inbound, boo
     for (const auto* list : {&p.httpRoutes, &p.grpcRoutes}) {
       for (const ld::InboundRoute& r : *list) {
         out << "  " << (list == &p.httpRoutes ? "HTTP" : "gRPC") << " route "
-            << (r.isDefault() ? "default/" + r.name : r.kind + "/" + r.name) << ": "
-            << compactJson(routeJson(r)["rules"]) << '\n';
+            << (r.isDefault() ? "default/" + r.name : r.kind + "/" + r.name) << ": ";
+        std::string matches;
+        for (const ld::RouteRule& rule : r.rules) {
+          for (const ld::HttpMatch& m : rule.httpMatches)
+            matches += (matches.empty() ? "" : "; ") + ld::matchText(m);
+          for (const ld::GrpcMatch& m : rule.grpcMatches)
+            matches += (matches.empty() ? "" : "; ") + ld::matchText(m);
+        }
+        out << (matches.empty() ? "every request" : matches) << '\n';
         if (r.resource) out << "    " << dim("from " + whereIs(r.resource)) << '\n';
         if (!r.authorizations.empty() || r.resource) authorizations(r.authorizations, "    ");
       }

@@ -123,6 +123,8 @@ std::optional<std::pair<int, std::size_t>> hostRank(const std::vector<std::strin
   return best;
 }
 
+}  // namespace
+
 std::string matchText(const HttpMatch& m) {
   std::string out = m.method.empty() ? "any method" : m.method;
   out += m.path ? " " + m.path->kind + " " + m.path->value : " any path";
@@ -138,6 +140,8 @@ std::string matchText(const GrpcMatch& m) {
   for (const StringMatch& h : m.headers) out += ", header " + h.name + " " + h.kind + " " + h.value;
   return out;
 }
+
+namespace {
 
 struct Found {
   const InboundRoute* route = nullptr;
@@ -204,6 +208,8 @@ bool overlaps(const model::Cidr& a, const model::Cidr& b) {
   return a.contains(b) || b.contains(a);
 }
 
+}  // namespace
+
 std::string networkText(const Network& n) {
   std::string out = n.net.str();
   for (std::size_t i = 0; i < n.except.size(); ++i)
@@ -216,6 +222,8 @@ std::string networksText(const std::vector<Network>& list) {
   for (const Network& n : list) out += (out.empty() ? "" : " or ") + networkText(n);
   return out.empty() ? "no network" : out;
 }
+
+namespace {
 
 std::string cidrsText(const std::vector<model::Cidr>& list) {
   std::string out;
@@ -268,6 +276,8 @@ Admits networksAdmit(const std::vector<Network>& networks, const AccessClient& c
   return Admits::Depends;
 }
 
+}  // namespace
+
 std::string identitiesText(const std::vector<IdentityMatch>& ids) {
   std::string out;
   for (const IdentityMatch& id : ids) {
@@ -280,6 +290,8 @@ std::string identitiesText(const std::vector<IdentityMatch>& ids) {
   }
   return out;
 }
+
+namespace {
 
 AccessAuthorization evaluate(const Authorization& a, std::string level,
                              const AccessClient& client) {

@@ -40,4 +40,12 @@ bool pathPrefixMatches(std::string_view prefix, std::string_view path);
 // `*.example.com` or an exact hostname against a request host (port ignored).
 bool hostnameMatches(std::string_view pattern, std::string_view host);
 
+// How reports and messages name a route match, networks and identities ("GET prefix /books",
+// "10.1.0.0/16 except 10.1.255.0/24 or ::/0", "*.shop.serviceaccount.identity...").
+std::string matchText(const HttpMatch& match);
+std::string matchText(const GrpcMatch& match);
+std::string networkText(const Network& network);
+std::string networksText(const std::vector<Network>& networks);
+std::string identitiesText(const std::vector<IdentityMatch>& identities);
+
 }  // namespace pg::policy::linkerd
