@@ -143,6 +143,25 @@ struct RouteInfo {
   std::string_view timestamp;
 };
 
+// The items of one of Index's lists by their object's namespace, built once the list is
+// complete: Servers, policies and routes only ever apply within their namespace, so each
+// workload visits its namespace's items instead of the whole cluster's.
+template <typename T>
+class ByNamespace {
+ public:
+  void build(const std::vector<T>& items) {
+    for (const T& item : items) index_[item.resource->namespace_].push_back(&item);
+  }
+  const std::vector<const T*>& in(std::string_view namespace_) const {
+    static const std::vector<const T*> kNone;
+    auto it = index_.find(namespace_);
+    return it == index_.end() ? kNone : it->second;
+  }
+
+ private:
+  std::unordered_map<std::string_view, std::vector<const T*>> index_;
+};
+
 class Index {
  public:
   Index(const model::Store& store, const config::LinkerdSettings& settings,
@@ -154,6 +173,10 @@ class Index {
     for (const model::Resource* r : store.ofKind(kPolicyGroup, "ServerAuthorization"))
       addServerAuthorization(*r);
     addRoutes(parents);
+    serversIn_.build(servers_);
+    policiesIn_.build(policies_);
+    serverAuthorizationsIn_.build(serverAuthorizations_);
+    routesIn_.build(routes_);
   }
 
   WorkloadInbound inbound(const graph::Workload& w) const;
@@ -182,6 +205,10 @@ class Index {
   std::vector<PolicyInfo> policies_;
   std::vector<ServerAuthorizationInfo> serverAuthorizations_;
   std::vector<RouteInfo> routes_;
+  ByNamespace<ServerInfo> serversIn_;
+  ByNamespace<PolicyInfo> policiesIn_;
+  ByNamespace<ServerAuthorizationInfo> serverAuthorizationsIn_;
+  ByNamespace<RouteInfo> routesIn_;
   std::vector<Ignored> ignored_;
 };
 
@@ -473,14 +500,15 @@ InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
   p.server = &server;
   p.serverName = std::string(server.name);
   p.protocol = s.protocol;
-  for (const ServerAuthorizationInfo& sa : serverAuthorizations_) {
-    if (sa.resource->namespace_ != server.namespace_) continue;
+  for (const ServerAuthorizationInfo* info : serverAuthorizationsIn_.in(server.namespace_)) {
+    const ServerAuthorizationInfo& sa = *info;
     bool named = !sa.serverName.empty() && sa.serverName == server.name;
     bool selected = sa.serverSelector && sa.serverSelector->matches(server.labels());
     if (named || selected) p.authorizations.push_back(sa.authorization);
   }
-  for (const PolicyInfo& ap : policies_) {
-    if (ap.resource->namespace_ != server.namespace_ || !ap.authorization) continue;
+  for (const PolicyInfo* info : policiesIn_.in(server.namespace_)) {
+    const PolicyInfo& ap = *info;
+    if (!ap.authorization) continue;
     bool onServer = equalsIgnoringCase(ap.targetKind, "Server") &&
                     equalsIgnoringCase(ap.targetGroup, kPolicyGroup) &&
                     ap.targetName == server.name;
@@ -495,10 +523,9 @@ InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
   sortAuthorizations(p.authorizations);
 
   std::map<const model::Resource*, std::string_view> timestamps;
-  for (const RouteInfo& r : routes_) {
-    if (r.resource->namespace_ != server.namespace_ ||
-        std::find(r.servers.begin(), r.servers.end(), server.name) == r.servers.end())
-      continue;
+  for (const RouteInfo* info : routesIn_.in(server.namespace_)) {
+    const RouteInfo& r = *info;
+    if (std::find(r.servers.begin(), r.servers.end(), server.name) == r.servers.end()) continue;
     InboundRoute route;
     route.group = std::string(r.resource->group);
     route.kind = std::string(r.resource->kind);
@@ -506,8 +533,9 @@ InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
     route.resource = r.resource;
     route.hostnames = r.hostnames;
     route.rules = r.rules;
-    for (const PolicyInfo& ap : policies_) {
-      if (ap.resource->namespace_ != r.resource->namespace_ || !ap.authorization) continue;
+    for (const PolicyInfo* info : policiesIn_.in(r.resource->namespace_)) {
+      const PolicyInfo& ap = *info;
+      if (!ap.authorization) continue;
       if (equalsIgnoringCase(ap.targetGroup, route.group) &&
           equalsIgnoringCase(ap.targetKind, route.kind) &&
           equalsIgnoringCase(ap.targetName, route.name))
@@ -550,9 +578,9 @@ WorkloadInbound Index::inbound(const graph::Workload& w) const {
     probePaths[*port].insert(path);
   }
   std::vector<const ServerInfo*> selecting;
-  for (const ServerInfo& s : servers_) {
-    if (s.resource->namespace_ != w.namespace_ || !s.selector || !s.selector->matches(w.labels))
-      continue;
+  for (const ServerInfo* info : serversIn_.in(w.namespace_)) {
+    const ServerInfo& s = *info;
+    if (!s.selector || !s.selector->matches(w.labels)) continue;
     selecting.push_back(&s);
     out.selectedBy.push_back(s.resource);
     if (s.portNumber && *s.portNumber > 0 && *s.portNumber <= 65535) ports.insert(*s.portNumber);
