@@ -147,7 +147,7 @@ std::vector<Inbound> inboundsOf(Context& c, const Workload& w, bool exclusive) {
   Topology& t = c.topology;
   std::vector<Inbound> out;
   for (const model::Resource* service : c.servicesIn(w.namespace_)) {
-    if (externalName(*service) || !serviceSelects(*service, w)) continue;
+    if (!serviceSelects(*service, w) || externalName(*service)) continue;
     bool headless = service->spec().get("clusterIP").str() == "None";
     for (yaml::NodeRef p : service->spec().get("ports").items()) {
       if (!p.isMapping() || !tcpPort(p)) continue;

@@ -105,7 +105,13 @@ bool serviceSelects(const model::Resource& service, const Workload& workload) {
   yaml::NodeRef selector = service.spec().get("selector");
   if (service.namespace_ != workload.namespace_ || !selector.isMapping() || selector.size() == 0)
     return false;
-  return model::LabelSelector::fromMatchLabels(selector).matches(workload.labels);
+  // matchLabels semantics (LabelSelector::fromMatchLabels), read in place: this runs for
+  // every Service and workload of a namespace, and a selector built each time allocates.
+  for (auto [key, value] : selector.entries()) {
+    yaml::NodeRef label = workload.labels.get(key.str());
+    if (!label || label.str() != value.str()) return false;
+  }
+  return true;
 }
 
 std::optional<std::int64_t> serviceTargetPort(yaml::NodeRef servicePort, yaml::NodeRef podSpec) {

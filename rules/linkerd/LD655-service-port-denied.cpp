@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -19,9 +20,14 @@ bool deniesAll(const policy::linkerd::InboundPort& p) {
 
 void check(Context& ctx) {
   const analysis::Analysis& a = ctx.analysis();
+  // Only a workload with a port that denies everything can give a finding: the Services of
+  // the others are never matched against them (most repositories have no such port).
   std::map<std::string_view, std::vector<graph::Workload>> byNamespace;
-  for (graph::Workload& w : graph::collectWorkloads(a.store))
-    byNamespace[w.namespace_].push_back(std::move(w));
+  for (graph::Workload& w : graph::collectWorkloads(a.store)) {
+    const policy::linkerd::WorkloadInbound* inbound = a.linkerd.inboundOf(w.resource);
+    if (inbound && std::any_of(inbound->ports.begin(), inbound->ports.end(), deniesAll))
+      byNamespace[w.namespace_].push_back(std::move(w));
+  }
   std::set<std::pair<const yaml::Tree*, std::uint32_t>> reported;  // one finding a Service port
   for (const model::Resource* service : a.store.ofKind("", "Service")) {
     auto here = byNamespace.find(service->namespace_);

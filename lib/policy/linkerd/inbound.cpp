@@ -4,10 +4,10 @@
 #include "lib/policy/linkerd/inbound.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "lib/model/parallel.h"
 #include "lib/model/selector.h"
@@ -174,9 +174,22 @@ class Index {
       addServerAuthorization(*r);
     addRoutes(parents);
     serversIn_.build(servers_);
-    policiesIn_.build(policies_);
     serverAuthorizationsIn_.build(serverAuthorizations_);
     routesIn_.build(routes_);
+    for (const PolicyInfo& p : policies_) {
+      if (!p.authorization) continue;
+      std::string_view ns = p.resource->namespace_;
+      if (equalsIgnoringCase(p.targetKind, "Server") &&
+          equalsIgnoringCase(p.targetGroup, kPolicyGroup))
+        policiesOn_[targetKey('s', ns, p.targetName)].push_back(&p);
+      else if (equalsIgnoringCase(p.targetKind, "Namespace") &&
+               (p.targetGroup.empty() || p.targetGroup == "core"))
+        policiesOn_[targetKey('n', ns, p.targetName)].push_back(&p);
+      // Any kind: a route's policies are found by its group, kind and name, ignoring case.
+      policiesOn_[targetKey('r', ns, detail::lowerAscii(p.targetGroup),
+                            detail::lowerAscii(p.targetKind), detail::lowerAscii(p.targetName))]
+          .push_back(&p);
+    }
   }
 
   WorkloadInbound inbound(const graph::Workload& w) const;
@@ -199,6 +212,22 @@ class Index {
                          const std::set<std::string>& probePaths) const;
   std::vector<InboundRoute> defaultHttpRoutes(const std::set<std::string>& probePaths) const;
 
+  // The key of policiesOn_: how the target is named ('s' a Server by name, 'n' a Namespace
+  // by name, 'r' anything by group, kind and name in lower case), the policy's namespace and
+  // those parts, each preceded by its length, so that no two targets share a key.
+  static std::string targetKey(char how, std::string_view namespace_, std::string_view a,
+                               std::string_view b = {}, std::string_view c = {}) {
+    std::string key(1, how);
+    for (std::string_view part : {namespace_, a, b, c})
+      key.append(std::to_string(part.size())).append(1, ':').append(part);
+    return key;
+  }
+  const std::vector<const PolicyInfo*>& policiesOn(const std::string& key) const {
+    static const std::vector<const PolicyInfo*> kNone;
+    auto it = policiesOn_.find(key);
+    return it == policiesOn_.end() ? kNone : it->second;
+  }
+
   const model::Store& store_;
   const config::LinkerdSettings& settings_;
   std::vector<ServerInfo> servers_;
@@ -206,9 +235,12 @@ class Index {
   std::vector<ServerAuthorizationInfo> serverAuthorizations_;
   std::vector<RouteInfo> routes_;
   ByNamespace<ServerInfo> serversIn_;
-  ByNamespace<PolicyInfo> policiesIn_;
   ByNamespace<ServerAuthorizationInfo> serverAuthorizationsIn_;
   ByNamespace<RouteInfo> routesIn_;
+  // The AuthorizationPolicies that resolved, by target (targetKey): a Server's and a
+  // Namespace's by name, and every policy by its target's group, kind and name in lower case
+  // (how routes find theirs). Each list in file order.
+  std::unordered_map<std::string, std::vector<const PolicyInfo*>> policiesOn_;
   std::vector<Ignored> ignored_;
 };
 
@@ -320,13 +352,7 @@ void Index::addPolicy(const model::Resource& r) {
   if (equalsIgnoringCase(p.targetKind, "HTTPRoute")) kind = "HTTPRoute";
   if (equalsIgnoringCase(p.targetKind, "GRPCRoute")) kind = "GRPCRoute";
   if (!kind.empty() && p.authorization) {
-    std::string group = p.targetGroup;
-    std::transform(group.begin(), group.end(), group.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    bool found = false;
-    for (const model::Resource* t : store_.findByKind(kind, r.namespace_, p.targetName))
-      found = found || t->group == group;
-    if (!found)
+    if (!store_.find(detail::lowerAscii(p.targetGroup), kind, r.namespace_, p.targetName))
       ignore(r, target.get("name") ? target.get("name") : target,
              "targets " + kind + " " + std::string(r.namespace_) + "/" + p.targetName +
                  ", which is not in the input: the policy authorizes nothing");
@@ -506,17 +532,11 @@ InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
     bool selected = sa.serverSelector && sa.serverSelector->matches(server.labels());
     if (named || selected) p.authorizations.push_back(sa.authorization);
   }
-  for (const PolicyInfo* info : policiesIn_.in(server.namespace_)) {
-    const PolicyInfo& ap = *info;
-    if (!ap.authorization) continue;
-    bool onServer = equalsIgnoringCase(ap.targetKind, "Server") &&
-                    equalsIgnoringCase(ap.targetGroup, kPolicyGroup) &&
-                    ap.targetName == server.name;
-    bool onNamespace = equalsIgnoringCase(ap.targetKind, "Namespace") &&
-                       (ap.targetGroup.empty() || ap.targetGroup == "core") &&
-                       ap.targetName == server.namespace_;
-    if (onServer || onNamespace) p.authorizations.push_back(*ap.authorization);
-  }
+  // The Server's policies, then its Namespace's: sortAuthorizations orders them all below.
+  for (const PolicyInfo* ap : policiesOn(targetKey('s', server.namespace_, server.name)))
+    p.authorizations.push_back(*ap->authorization);
+  for (const PolicyInfo* ap : policiesOn(targetKey('n', server.namespace_, server.namespace_)))
+    p.authorizations.push_back(*ap->authorization);
   if (s.accessPolicy != "deny")
     for (Authorization& a : defaultAuthorizations(s.accessPolicy, settings_))
       p.authorizations.push_back(std::move(a));
@@ -533,14 +553,10 @@ InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
     route.resource = r.resource;
     route.hostnames = r.hostnames;
     route.rules = r.rules;
-    for (const PolicyInfo* info : policiesIn_.in(r.resource->namespace_)) {
-      const PolicyInfo& ap = *info;
-      if (!ap.authorization) continue;
-      if (equalsIgnoringCase(ap.targetGroup, route.group) &&
-          equalsIgnoringCase(ap.targetKind, route.kind) &&
-          equalsIgnoringCase(ap.targetName, route.name))
-        route.authorizations.push_back(*ap.authorization);
-    }
+    for (const PolicyInfo* ap :
+         policiesOn(targetKey('r', r.resource->namespace_, detail::lowerAscii(route.group),
+                              detail::lowerAscii(route.kind), detail::lowerAscii(route.name))))
+      route.authorizations.push_back(*ap->authorization);
     sortAuthorizations(route.authorizations);
     timestamps[r.resource] = r.timestamp;
     (r.grpc ? p.grpcRoutes : p.httpRoutes).push_back(std::move(route));
