@@ -290,6 +290,16 @@ Selection select(const Policy& policy, const Proxy& proxy, const std::vector<Pol
     std::string_view proxyNamespace = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
     if (proxyNamespace != policy.namespace_) return {};
   }
+  // Zones: a policy that originated in a zone (other than a producer policy) reaches only the
+  // proxies (for a builtin gateway: the MeshGateway) of that zone, unless the proxy carries no
+  // origin or came from the global control plane.
+  if (policy.role != Role::Producer && policy.resource->label("kuma.io/origin") == "zone" &&
+      !policy.zone.empty()) {
+    const model::Resource& meta = proxy.gateway ? *proxy.gateway->resource : *proxy.resource;
+    std::string_view origin = meta.label("kuma.io/origin");
+    std::string_view zone = meta.label("kuma.io/zone");
+    if (!origin.empty() && origin != "global" && !zone.empty() && zone != policy.zone) return {};
+  }
   return selectRef(policy, policy.top, proxy, policies, 0);
 }
 
