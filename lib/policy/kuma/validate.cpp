@@ -31,7 +31,7 @@ const std::vector<AllowedKinds>& table() {
   static const Kinds kNone{};
   static const std::vector<AllowedKinds> kTable{
       {"MeshAccessLog", kWithRoute, kDestinations, kMesh, true},
-      {"MeshCircuitBreaker", kWorkloads, kDestinations, kMesh, true},
+      {"MeshCircuitBreaker", kWithGateway, kDestinations, kMesh, true},
       {"MeshFaultInjection", kWithGateway, kDestinations, kSources, false},
       {"MeshHTTPRoute", kWithGateway, kDestinations, kNone, false},
       {"MeshHealthCheck", kWithGateway, kDestinations, kNone, false},
