@@ -120,7 +120,9 @@ std::vector<Policy> readPolicies(const model::Store& store, std::string_view mes
       item.conf = d;
       p.single = item;
     }
-    p.fromGlobal = r.label("kuma.io/origin") == "global";
+    std::string_view origin = r.label("kuma.io/origin");
+    p.fromGlobal = origin == "global";
+    p.fromZone = origin == "zone";
     p.namespace_ = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
     p.zone = r.label("kuma.io/zone");
     p.displayName = r.label("kuma.io/display-name");
@@ -293,8 +295,7 @@ Selection select(const Policy& policy, const Proxy& proxy, const std::vector<Pol
   // Zones: a policy that originated in a zone (other than a producer policy) reaches only the
   // proxies (for a builtin gateway: the MeshGateway) of that zone, unless the proxy carries no
   // origin or came from the global control plane.
-  if (policy.role != Role::Producer && policy.resource->label("kuma.io/origin") == "zone" &&
-      !policy.zone.empty()) {
+  if (policy.fromZone && !policy.zone.empty() && policy.role != Role::Producer) {
     const model::Resource& meta = proxy.gateway ? *proxy.gateway->resource : *proxy.resource;
     std::string_view origin = meta.label("kuma.io/origin");
     std::string_view zone = meta.label("kuma.io/zone");
@@ -956,6 +957,20 @@ std::string kriOf(const model::Resource& r, std::string_view section) {
   out += "_" + std::string(r.mesh) + "_" + std::string(r.label("kuma.io/zone")) + "_" +
          std::string(ns) + "_" + std::string(display) + "_" + std::string(section);
   return out;
+}
+
+std::string kriOf(const graph::kuma::MeshService& s, std::string_view section) {
+  if (!s.derived) return kriOf(*s.resource, section);
+  return "kri_msvc_" + std::string(s.mesh) + "__" + std::string(s.namespace_) + "_" +
+         std::string(s.name) + "_" + std::string(section);
+}
+
+const graph::kuma::MeshService* derivedService(const graph::kuma::Topology& topology,
+                                               const model::Resource& resource) {
+  if (!resource.group.empty() || resource.kind != "Service") return nullptr;
+  for (const graph::kuma::MeshService& s : topology.services)
+    if (s.derived && s.resource == &resource) return &s;
+  return nullptr;
 }
 
 }  // namespace pg::policy::kuma

@@ -49,6 +49,7 @@ struct Policy {
   std::optional<Item> single;  // spec.default
   Role role = Role::System;
   bool fromGlobal = false;       // kuma.io/origin: global
+  bool fromZone = false;         // kuma.io/origin: zone
   std::string_view namespace_;   // k8s.kuma.io/namespace (Kubernetes form: metadata.namespace)
   std::string_view zone;         // kuma.io/zone
   std::string_view displayName;  // kuma.io/display-name, else the name
@@ -235,6 +236,12 @@ std::vector<HttpMatch> httpMatches(const std::vector<TypeRules>& rules);
 std::string_view kriShortName(std::string_view type);
 // kri_<short>_<mesh>_<zone>_<namespace>_<display name>_<section>
 std::string kriOf(const model::Resource& resource, std::string_view section = {});
+// A MeshService's KRI; one Kuma generates from a Kubernetes Service is `msvc` in the Service's
+// mesh and namespace, named after it.
+std::string kriOf(const graph::kuma::MeshService& service, std::string_view section = {});
+// The MeshService Kuma generates from `resource` (a Kubernetes Service), if it is one.
+const graph::kuma::MeshService* derivedService(const graph::kuma::Topology& topology,
+                                               const model::Resource& resource);
 
 // An item's conf as a value (an empty object when it has none).
 Conf itemConf(const Policy& policy, const Item& item);
