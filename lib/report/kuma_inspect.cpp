@@ -73,6 +73,20 @@ json dataplaneMetaJson(const graph::kuma::Dataplane& dp) {
           {"labels", labels}};
 }
 
+// A resource a rule names: a MeshService Kuma generates from a Kubernetes Service is shown as
+// that MeshService (named `name.namespace`, as Kuma's API on Kubernetes names it).
+json targetMetaJson(const graph::kuma::Topology& topology, const model::Resource& r) {
+  const graph::kuma::MeshService* s = kuma::derivedService(topology, r);
+  if (!s) return metaJson(r);
+  return {{"type", "MeshService"},
+          {"mesh", std::string(s->mesh)},
+          {"name", std::string(s->name) + "." + std::string(s->namespace_)},
+          {"labels",
+           {{"k8s.kuma.io/namespace", std::string(s->namespace_)},
+            {"kuma.io/display-name", std::string(s->name)},
+            {"kuma.io/mesh", std::string(s->mesh)}}}};
+}
+
 json originsJson(const std::vector<const kuma::Policy*>& origin) {
   json out = json::array();
   for (const kuma::Policy* p : origin) out.push_back(metaJson(*p->resource));
@@ -112,7 +126,7 @@ json inboundJson(const kuma::Listener& l) {
   return in;
 }
 
-json typeRulesJson(const kuma::TypeRules& tr) {
+json typeRulesJson(const graph::kuma::Topology& topology, const kuma::TypeRules& tr) {
   json entry = {{"type", tr.type},
                 {"toRules", subsetRulesJson(tr.toRules)},
                 {"toResourceRules", json::array()},
@@ -120,7 +134,7 @@ json typeRulesJson(const kuma::TypeRules& tr) {
                 {"inboundRules", json::array()},
                 {"warnings", json::array()}};
   for (const kuma::ResourceRule& r : tr.toResourceRules)
-    entry["toResourceRules"].push_back({{"resourceMeta", metaJson(*r.resource)},
+    entry["toResourceRules"].push_back({{"resourceMeta", targetMetaJson(topology, *r.resource)},
                                         {"resourceSectionName", r.section},
                                         {"conf", confsJson(r.conf)},
                                         {"origin", ruleOriginsJson(r.origin)}});
@@ -174,6 +188,13 @@ const model::Resource* resourceOfKri(const analysis::Analysis& a,
         k[0] + "_" + k[1] + "_" + k[2] + "_" + k[3] + "_" + k[4] + "_" + k[5] + "_" + k[6])
       return &r;
   }
+  // MeshServices generated from Kubernetes Services.
+  if (k[1] == "msvc")
+    for (const graph::kuma::MeshService& s : a.kuma.services)
+      if (s.derived && s.mesh == k[2] &&
+          kuma::kriOf(s, k[6]) ==
+              k[0] + "_" + k[1] + "_" + k[2] + "_" + k[3] + "_" + k[4] + "_" + k[5] + "_" + k[6])
+        return s.resource;
   return nullptr;
 }
 
@@ -250,7 +271,7 @@ void writeKumaInspect(std::ostream& out, const analysis::Analysis& a, const Kuma
     for (const kuma::TypeRules& tr : rules)
       if (!tr.toRules.empty() || !tr.toResourceRules.empty() || !tr.fromRules.empty() ||
           !tr.inboundRules.empty() || tr.proxyRule)
-        doc["rules"].push_back(typeRulesJson(tr));
+        doc["rules"].push_back(typeRulesJson(a.kuma, tr));
     for (const kuma::HttpMatch& m : kuma::httpMatches(rules))
       doc["httpMatches"].push_back({{"hash", m.hash}, {"match", confJson(m.matches)}});
     out << doc.dump(1) << '\n';
@@ -390,16 +411,20 @@ struct Shown {
   const kuma::Conf* conf;
 };
 
-std::vector<Shown> shownRules(const kuma::TypeRules& tr) {
+// What a resource rule is on: `Kind/name[#section]`; a generated MeshService as a MeshService.
+std::string resourceText(const graph::kuma::Topology& topology, const kuma::ResourceRule& r) {
+  const graph::kuma::MeshService* s = kuma::derivedService(topology, *r.resource);
+  std::string text = s ? "MeshService/" + std::string(s->name)
+                       : std::string(r.resource->kind) + "/" + std::string(r.resource->name);
+  return text + (r.section.empty() ? "" : "#" + r.section);
+}
+
+std::vector<Shown> shownRules(const graph::kuma::Topology& topology, const kuma::TypeRules& tr) {
   std::vector<Shown> out;
   if (tr.proxyRule) out.push_back({"proxy", "the whole proxy", &tr.proxyRule->conf});
   for (const kuma::SubsetRule& r : tr.toRules) out.push_back({"to", subsetText(r.subset), &r.conf});
   for (const kuma::ResourceRule& r : tr.toResourceRules)
-    for (const kuma::Conf& c : r.conf)
-      out.push_back({"resource",
-                     std::string(r.resource->kind) + "/" + std::string(r.resource->name) +
-                         (r.section.empty() ? "" : "#" + r.section),
-                     &c});
+    for (const kuma::Conf& c : r.conf) out.push_back({"resource", resourceText(topology, r), &c});
   for (const kuma::FromRules& f : tr.fromRules)
     for (const kuma::SubsetRule& r : f.rules)
       out.push_back(
@@ -435,7 +460,7 @@ void writeProxyExplain(std::ostream& out, const analysis::Analysis& a, std::stri
                            {"line", p->resource->node.start().line},
                            {"role", std::string(kuma::roleName(p->role))}});
       json shown = json::array();
-      for (const Shown& r : shownRules(tr))
+      for (const Shown& r : shownRules(a.kuma, tr))
         shown.push_back({{"rule", r.rule},
                          {"on", r.on},
                          {"effective", confJson(*r.conf)},
@@ -453,7 +478,7 @@ void writeProxyExplain(std::ostream& out, const analysis::Analysis& a, std::stri
       out << "    " << policyName(*p->resource) << "  "
           << (p->resource->file ? p->resource->file->path : std::string()) << ":"
           << p->resource->node.start().line << "  (" << kuma::roleName(p->role) << ")\n";
-    for (const Shown& r : shownRules(tr)) {
+    for (const Shown& r : shownRules(a.kuma, tr)) {
       out << "    " << r.rule << " rule on " << r.on << ":\n";
       std::vector<Leaf> ls;
       leaves(*r.conf, "", ls);

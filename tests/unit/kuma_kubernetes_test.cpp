@@ -129,6 +129,11 @@ TEST_CASE("kuma k8s: MeshServices from Services only when the mesh generates the
   REQUIRE(s.ports.size() == 1);
   CHECK(s.ports[0].targetPort == "http");
   CHECK(t.selectedBy(s).size() == 1);
+  // It is a MeshService to Kuma: found from its Service, with an `msvc` KRI.
+  CHECK(kuma::derivedService(t, *s.resource) == &s);
+  CHECK(kuma::kriOf(s, "http") == "kri_msvc_default__shop_api_http");
+  const model::Resource* ns = exclusive.store.ofKind("Namespace").front();
+  CHECK(kuma::derivedService(t, *ns) == nullptr);
 }
 
 TEST_CASE("kuma k8s: Dataplane targetRefs by labels and namespace, and the namespace MADR") {

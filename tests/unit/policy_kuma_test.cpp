@@ -105,6 +105,46 @@ TEST_CASE("kuma: policies are ordered by targetRef kind, origin, role, then name
   CHECK(names == std::vector<std::string>{"g", "d", "c", "a", "b"});
 }
 
+TEST_CASE("kuma: on a MeshGateway the policy naming fewer listener tags comes first") {
+  Loaded l = loadStore(
+      "type: MeshHTTPRoute\nname: a\nmesh: m\nspec:\n"
+      "  targetRef: {kind: MeshGateway, name: gw, tags: {port: http}}\n---\n"
+      "type: MeshHTTPRoute\nname: b\nmesh: m\nspec:\n"
+      "  targetRef: {kind: MeshGateway, name: gw}\n---\n"
+      "type: MeshHTTPRoute\nname: c\nmesh: m\nspec:\n"
+      "  targetRef: {kind: MeshGateway, name: gw, tags: {port: http}}\n");
+  std::vector<kuma::Policy> ps = kuma::readPolicies(l.store, "m", {});
+  auto order = [&](auto less) {
+    std::vector<kuma::Policy> sorted = ps;
+    std::stable_sort(sorted.begin(), sorted.end(), less);
+    std::vector<std::string> names;
+    for (const kuma::Policy& p : sorted) names.emplace_back(p.resource->name);
+    return names;
+  };
+  CHECK(order(kuma::lessByTargetRef) == std::vector<std::string>{"b", "c", "a"});
+  // Resource rules leave the tag count out: name descending only.
+  CHECK(order(kuma::lessByPolicyAttributes) == std::vector<std::string>{"c", "b", "a"});
+}
+
+TEST_CASE("kuma: MeshHTTPRoute confs merge per hostname, in order of first appearance") {
+  kuma::Conf a = parseConf("rules: [{matches: [{path: {value: /a}}], default: {}}]\n");
+  kuma::Conf b = parseConf(
+      "hostnames: [x.test, y.test]\nrules: [{matches: [{path: {value: /b}}], default: {}}]\n");
+  kuma::Conf c = parseConf("rules: [{matches: [{path: {value: /c}}], default: {}}]\n");
+  std::vector<kuma::Conf> merged = kuma::mergedConfs("MeshHTTPRoute", {&a, &b, &c});
+  REQUIRE(merged.size() == 3);
+  // Group "": a and c, the later route's rule first.
+  CHECK(canon(merged[0]) ==
+        "{rules:[{default:{},matches:[{path:{value:\"/c\",},},],},{default:{},matches:[{path:{"
+        "value:\"/a\",},},],},],}");
+  CHECK(canon(merged[1]) ==
+        "{hostnames:[\"x.test\",],rules:[{default:{},matches:[{path:{value:\"/b\",},},],},],}");
+  CHECK(canon(merged[2]) ==
+        "{hostnames:[\"y.test\",],rules:[{default:{},matches:[{path:{value:\"/b\",},},],},],}");
+  // Other types merge into one conf, hostnames or not.
+  CHECK(kuma::mergedConfs("MeshTimeout", {&a, &b}).size() == 1);
+}
+
 namespace {
 
 struct Proxied {

@@ -120,7 +120,9 @@ std::vector<Policy> readPolicies(const model::Store& store, std::string_view mes
       item.conf = d;
       p.single = item;
     }
-    p.fromGlobal = r.label("kuma.io/origin") == "global";
+    std::string_view origin = r.label("kuma.io/origin");
+    p.fromGlobal = origin == "global";
+    p.fromZone = origin == "zone";
     p.namespace_ = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
     p.zone = r.label("kuma.io/zone");
     p.displayName = r.label("kuma.io/display-name");
@@ -131,11 +133,26 @@ std::vector<Policy> readPolicies(const model::Store& store, std::string_view mes
   return out;
 }
 
-bool lessByTargetRef(const Policy& a, const Policy& b) {
+namespace {
+
+bool lessByPolicy(const Policy& a, const Policy& b, bool gatewayTags) {
   if (int ka = kindOrder(a.top.kind), kb = kindOrder(b.top.kind); ka != kb) return ka < kb;
   if (a.fromGlobal != b.fromGlobal) return a.fromGlobal;
+  // Among policies on a MeshGateway, the one naming fewer listener tags comes first.
+  if (gatewayTags && a.top.kind == "MeshGateway" && a.top.tags.size() != b.top.tags.size())
+    return a.top.tags.size() < b.top.tags.size();
   if (a.role != b.role) return a.role < b.role;
   return a.displayName > b.displayName;
+}
+
+}  // namespace
+
+bool lessByTargetRef(const Policy& a, const Policy& b) {
+  return lessByPolicy(a, b, true);
+}
+
+bool lessByPolicyAttributes(const Policy& a, const Policy& b) {
+  return lessByPolicy(a, b, false);
 }
 
 std::vector<Listener> listenersOf(const Proxy& proxy) {
@@ -274,6 +291,15 @@ Selection select(const Policy& policy, const Proxy& proxy, const std::vector<Pol
     const model::Resource& r = *proxy.resource;
     std::string_view proxyNamespace = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
     if (proxyNamespace != policy.namespace_) return {};
+  }
+  // Zones: a policy that originated in a zone (other than a producer policy) reaches only the
+  // proxies (for a builtin gateway: the MeshGateway) of that zone, unless the proxy carries no
+  // origin or came from the global control plane.
+  if (policy.fromZone && !policy.zone.empty() && policy.role != Role::Producer) {
+    const model::Resource& meta = proxy.gateway ? *proxy.gateway->resource : *proxy.resource;
+    std::string_view origin = meta.label("kuma.io/origin");
+    std::string_view zone = meta.label("kuma.io/zone");
+    if (!origin.empty() && origin != "global" && !zone.empty() && zone != policy.zone) return {};
   }
   return selectRef(policy, policy.top, proxy, policies, 0);
 }
@@ -499,6 +525,45 @@ Conf mergedConf(std::string_view type, const std::vector<const Conf*>& confs) {
   return normalized(mergeAll(confs), type);
 }
 
+std::vector<Conf> mergedConfs(std::string_view type, const std::vector<const Conf*>& confs) {
+  if (type != "MeshHTTPRoute") return {mergedConf(type, confs)};
+  // Kuma's `mergeValues` field: MeshHTTPRoute confs group by hostname, in order of first
+  // appearance; a conf joins the group of each of its hostnames (with `hostnames` narrowed to
+  // that one), a conf without hostnames the group "".
+  std::vector<std::string> keys;
+  std::vector<std::vector<Conf>> groups;
+  for (const Conf* c : confs) {
+    std::vector<const Conf*> hostnames;  // the entries, with their source
+    const Conf* list = c->find("hostnames");
+    if (list && list->type == Conf::Type::Array)
+      for (const Conf& v : list->items) hostnames.push_back(&v);
+    if (hostnames.empty()) hostnames.push_back(nullptr);
+    for (const Conf* hostname : hostnames) {
+      std::string key = hostname ? hostname->scalar : std::string();
+      auto it = std::find(keys.begin(), keys.end(), key);
+      if (it == keys.end()) {
+        keys.push_back(key);
+        groups.emplace_back();
+        it = keys.end() - 1;
+      }
+      Conf copy = *c;
+      if (hostname) {
+        Conf narrowed = *list;
+        narrowed.items = {*hostname};
+        copy.set("hostnames", std::move(narrowed));
+      }
+      groups[static_cast<std::size_t>(it - keys.begin())].push_back(std::move(copy));
+    }
+  }
+  std::vector<Conf> out;
+  for (const std::vector<Conf>& group : groups) {
+    std::vector<const Conf*> ptrs;
+    for (const Conf& c : group) ptrs.push_back(&c);
+    out.push_back(mergedConf(type, ptrs));
+  }
+  return out;
+}
+
 Conf normalized(Conf conf, std::string_view type) {
   normalize(conf, type);
   return conf;
@@ -528,7 +593,9 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
   confs.reserve(n);
   for (const auto& [p, item] : items) confs.push_back(itemConf(*p, *item));
   // The rule of one subset: the merge of every item whose subset holds it.
-  auto ruleFor = [&](Subset ss) -> std::optional<SubsetRule> {
+  // The rules of one subset: the merge of every item whose subset holds it (MeshHTTPRoute:
+  // one per hostname group, each with the same subset and origin).
+  auto rulesFor = [&](const Subset& ss, std::vector<SubsetRule>& out) {
     std::vector<const Conf*> relevant;
     std::vector<const Policy*> origin;
     for (std::size_t i = 0; i < n; ++i)
@@ -536,16 +603,16 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
         relevant.push_back(&confs[i]);
         addOrigin(origin, items[i].first);
       }
-    if (relevant.empty()) return std::nullopt;
-    return SubsetRule{std::move(ss), mergedConf(items[0].first->type, relevant), origin};
+    if (relevant.empty()) return;
+    for (Conf& conf : mergedConfs(items[0].first->type, relevant))
+      out.push_back(SubsetRule{ss, std::move(conf), origin});
   };
   // Without negations and with at most one tag key (`to` items: the mesh or a service), each
   // distinct subset is a rule of its own, the longer first.
   if (!withNegations && keys.size() <= 1) {
     std::set<std::string> seen;
     for (const Subset& ss : subsets)
-      if (seen.insert(canonical(ss)).second)
-        if (auto rule = ruleFor(ss)) rules.push_back(std::move(*rule));
+      if (seen.insert(canonical(ss)).second) rulesFor(ss, rules);
     std::stable_sort(rules.begin(), rules.end(), [](const SubsetRule& a, const SubsetRule& b) {
       return a.subset.size() > b.subset.size();
     });
@@ -569,8 +636,7 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
     std::sort(tags.begin(), tags.end(), [](const Tag& a, const Tag& b) {
       return a.key != b.key ? a.key < b.key : a.value < b.value;
     });
-    for (Subset& ss : combinations(tags))
-      if (auto rule = ruleFor(ss)) rules.push_back(std::move(*rule));
+    for (Subset& ss : combinations(tags)) rulesFor(ss, rules);
   }
   std::stable_sort(rules.begin(), rules.end(), [](const SubsetRule& a, const SubsetRule& b) {
     return positives(a.subset) > positives(b.subset);
@@ -703,7 +769,7 @@ ResourceRule resourceRule(const TypeRules& rules, const model::Resource* resourc
   }
   std::vector<const Conf*> ptrs;
   for (const Conf& c : confs) ptrs.push_back(&c);
-  rule.conf.push_back(mergedConf(rules.type, ptrs));
+  rule.conf = mergedConfs(rules.type, ptrs);
   return rule;
 }
 
@@ -745,8 +811,13 @@ std::vector<TypeRules> buildProxyRules(const Proxy& proxy, const std::vector<Pol
       }
     }
     // `to` rules: tag subsets, and per resource.
+    // Resource rules order the policies by their attributes only (no MeshGateway tag count).
+    std::vector<const Policy*> byAttributes = tr.matched;
+    std::stable_sort(
+        byAttributes.begin(), byAttributes.end(),
+        [](const Policy* a, const Policy* b) { return lessByPolicyAttributes(*a, *b); });
     std::vector<std::pair<const Policy*, const Item*>> toItems;
-    for (const Policy* p : tr.matched)
+    for (const Policy* p : byAttributes)
       for (const Item& item : p->to) toItems.emplace_back(p, &item);
     if (!exclusive) tr.toRules = buildSubsetRules(toSubsetItems(tr.matched, policies), false);
     std::vector<ResolvedTarget> distinct;
@@ -886,6 +957,20 @@ std::string kriOf(const model::Resource& r, std::string_view section) {
   out += "_" + std::string(r.mesh) + "_" + std::string(r.label("kuma.io/zone")) + "_" +
          std::string(ns) + "_" + std::string(display) + "_" + std::string(section);
   return out;
+}
+
+std::string kriOf(const graph::kuma::MeshService& s, std::string_view section) {
+  if (!s.derived) return kriOf(*s.resource, section);
+  return "kri_msvc_" + std::string(s.mesh) + "__" + std::string(s.namespace_) + "_" +
+         std::string(s.name) + "_" + std::string(section);
+}
+
+const graph::kuma::MeshService* derivedService(const graph::kuma::Topology& topology,
+                                               const model::Resource& resource) {
+  if (!resource.group.empty() || resource.kind != "Service") return nullptr;
+  for (const graph::kuma::MeshService& s : topology.services)
+    if (s.derived && s.resource == &resource) return &s;
+  return nullptr;
 }
 
 }  // namespace pg::policy::kuma

@@ -49,6 +49,7 @@ struct Policy {
   std::optional<Item> single;  // spec.default
   Role role = Role::System;
   bool fromGlobal = false;       // kuma.io/origin: global
+  bool fromZone = false;         // kuma.io/origin: zone
   std::string_view namespace_;   // k8s.kuma.io/namespace (Kubernetes form: metadata.namespace)
   std::string_view zone;         // kuma.io/zone
   std::string_view displayName;  // kuma.io/display-name, else the name
@@ -67,7 +68,11 @@ std::vector<Policy> readPolicies(const model::Store& store, std::string_view mes
 // MeshExternalService < MeshMultiZoneService < MeshServiceSubset < MeshHTTPRoute), then origin
 // (global before zone), then role, then display name descending (the smaller name is applied
 // last and wins).
+// Among policies whose top-level targetRef is a MeshGateway, the fewer listener tags first
+// (after origin, before role).
 bool lessByTargetRef(const Policy& a, const Policy& b);
+// The same without the MeshGateway tag count: the order of the items of resource rules.
+bool lessByPolicyAttributes(const Policy& a, const Policy& b);
 
 // What Kuma inspects: a dataplane, or the one Kuma makes up for a MeshGateway (the gateway's
 // meta, its first selector's tags, its listeners).
@@ -231,12 +236,22 @@ std::vector<HttpMatch> httpMatches(const std::vector<TypeRules>& rules);
 std::string_view kriShortName(std::string_view type);
 // kri_<short>_<mesh>_<zone>_<namespace>_<display name>_<section>
 std::string kriOf(const model::Resource& resource, std::string_view section = {});
+// A MeshService's KRI; one Kuma generates from a Kubernetes Service is `msvc` in the Service's
+// mesh and namespace, named after it.
+std::string kriOf(const graph::kuma::MeshService& service, std::string_view section = {});
+// The MeshService Kuma generates from `resource` (a Kubernetes Service), if it is one.
+const graph::kuma::MeshService* derivedService(const graph::kuma::Topology& topology,
+                                               const model::Resource& resource);
 
 // An item's conf as a value (an empty object when it has none).
 Conf itemConf(const Policy& policy, const Item& item);
 // The merge of confs of a policy type in order, normalised: route types merge their `rules` by
 // matches (mergeRoutes), every other type as merge patches.
 Conf mergedConf(std::string_view type, const std::vector<const Conf*>& confs);
+// The same as a list: MeshHTTPRoute confs merge per hostname (Kuma's `mergeValues` on
+// `hostnames`: one conf per distinct hostname, in order of first appearance, a conf without
+// hostnames in the group ""); every other type gives one conf.
+std::vector<Conf> mergedConfs(std::string_view type, const std::vector<const Conf*>& confs);
 // Route confs (MeshHTTPRoute, MeshTCPRoute): `rules` entries with equal matches merge and move
 // to the end; HTTP rules are taken in reverse and the result reversed back. `ruleOrigins`, when
 // given, receives the policy (from `origins`, one per conf) whose entry each rule last took.

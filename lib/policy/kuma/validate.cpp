@@ -31,7 +31,7 @@ const std::vector<AllowedKinds>& table() {
   static const Kinds kNone{};
   static const std::vector<AllowedKinds> kTable{
       {"MeshAccessLog", kWithRoute, kDestinations, kMesh, true},
-      {"MeshCircuitBreaker", kWorkloads, kDestinations, kMesh, true},
+      {"MeshCircuitBreaker", kWithGateway, kDestinations, kMesh, true},
       {"MeshFaultInjection", kWithGateway, kDestinations, kSources, false},
       {"MeshHTTPRoute", kWithGateway, kDestinations, kNone, false},
       {"MeshHealthCheck", kWithGateway, kDestinations, kNone, false},
@@ -51,7 +51,19 @@ const std::vector<AllowedKinds>& table() {
       {"MeshTrace", kWithGateway, kNone, kNone, false},
       {"MeshTrafficPermission", kWorkloads, kNone, kSources, true},
   };
-  return kTable;
+  // Kuma's validators of these types accept a top-level MeshGateway or MeshHTTPRoute only from
+  // a system policy; MeshCircuitBreaker and MeshHealthCheck, which configure only clusters,
+  // from any role.
+  static const std::vector<AllowedKinds> kWithRoles = [] {
+    std::vector<AllowedKinds> out = kTable;
+    for (AllowedKinds& a : out)
+      for (std::string_view t :
+           {"MeshFaultInjection", "MeshHTTPRoute", "MeshMetric", "MeshProxyPatch", "MeshRateLimit",
+            "MeshRetry", "MeshTCPRoute", "MeshTimeout"})
+        if (a.type == t) a.gatewayOnlyForSystem = true;
+    return out;
+  }();
+  return kWithRoles;
 }
 
 bool contains(const Kinds& kinds, std::string_view kind) {
@@ -172,6 +184,14 @@ class Validator {
       add(Check::TargetKind, r, p.top.node, "kind",
           "spec.targetRef.kind: value is not supported: " + type + " does not accept kind " +
               text(p.top.kind) + " in its top-level targetRef; use one of " + join(allowed->top),
+          "targetRef");
+    else if (p.top.present && allowed->gatewayOnlyForSystem && p.role != Role::System &&
+             (p.top.kind == "MeshGateway" || p.top.kind == "MeshHTTPRoute"))
+      add(Check::TargetKind, r, p.top.node, "kind",
+          "spec.targetRef.kind: value is not supported: a " + text(roleName(p.role)) + " " + type +
+              " may not target kind " + text(p.top.kind) +
+              " (only a policy of the system namespace may); create it in the system namespace " +
+              "or target the proxies with Mesh, MeshSubset, MeshService or Dataplane",
           "targetRef");
     auto section = [&](const std::vector<Item>& items, const Kinds& kinds, std::string_view name) {
       if (items.empty()) return;

@@ -41,6 +41,9 @@ struct AllowedKinds {
   std::string_view type;
   std::vector<std::string_view> top, to, from;
   bool rules = false;  // `rules:` (entries without targetRef)
+  // A top-level MeshGateway or MeshHTTPRoute only in a system policy (Kuma's validators switch
+  // on the policy role; the namespace MADR, *Referencing MeshGateway*).
+  bool gatewayOnlyForSystem = false;
 };
 const AllowedKinds* allowedKinds(std::string_view type);
 
