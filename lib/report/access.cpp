@@ -133,6 +133,19 @@ void addKumaJson(Json& doc, const AccessInput& in) {
   for (const policy::AccessTagRule& t : r.tagRules) rules.push_back(tagRuleJson(t));
   doc["rules"] = rules;
   doc["decidedBy"] = r.decidingRule ? tagRuleJson(r.tagRules[*r.decidingRule]) : Json(nullptr);
+  Json matched = Json::array();
+  if (r.decidingRule)
+    for (const policy::AccessTagMatch& m : r.tagRules[*r.decidingRule].subset)
+      if (!m.negated) matched.push_back({{"key", m.key}, {"value", m.value}});
+  doc["matchedTags"] = matched;
+}
+
+// The client's tags a rule's subset names (its negations hold by their absence).
+std::string matchedText(const policy::AccessTagRule& rule) {
+  std::string out;
+  for (const policy::AccessTagMatch& m : rule.subset)
+    if (!m.negated) out += (out.empty() ? "" : ", ") + m.key + "=" + m.value;
+  return out.empty() ? "none needed" : out;
 }
 
 void writeKumaText(std::ostream& out, const AccessInput& in,
@@ -163,6 +176,7 @@ void writeKumaText(std::ostream& out, const AccessInput& in,
       out << "  " << dim(detail::position(d.at));
     }
     out << '\n';
+    out << "    client's tags that matched: " << matchedText(d) << '\n';
   }
   if (!r.tagRules.empty()) {
     out << "  from rules on the inbound (Kuma's order, the most specific first):\n";

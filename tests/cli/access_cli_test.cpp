@@ -440,6 +440,7 @@ TEST_CASE("access: Kuma denies web v1 by its MeshTrafficPermission, admits other
   CHECK(has(r.out,
             "decided by: Deny for kuma.io/service=web, version=v1 <- "
             "MeshTrafficPermission/backend-permissions in mesh m from[1]  universal.yaml:54:15\n"));
+  CHECK(has(r.out, "client's tags that matched: kuma.io/service=web, version=v1\n"));
   CHECK(has(r.out, "to do: to let the client in"));
 
   // A web proxy known only by its tags: the AllowWithShadowDeny item, with its note.
@@ -459,6 +460,8 @@ TEST_CASE("access: Kuma denies web v1 by its MeshTrafficPermission, admits other
   CHECK(doc["decidedBy"]["at"] == "universal.yaml:47:15");
   CHECK(doc["decidedBy"]["coversClient"] == true);
   CHECK(doc["client"]["tags"].size() == 2);
+  CHECK(doc["matchedTags"] ==
+        nlohmann::json::array({{{"key", "kuma.io/service"}, {"value", "web"}}}));
   CHECK(doc["rules"].size() >= 2);
   bool shadow = false;
   for (const auto& n : doc["notes"]) shadow = shadow || has(n.get<std::string>(), "shadow");

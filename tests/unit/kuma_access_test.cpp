@@ -194,3 +194,31 @@ TEST_CASE("kuma access: subsets cover multi-valued client tags as certificates d
   CHECK(kuma::covers(negated, {}));
   CHECK_FALSE(kuma::covers(positive, {}));
 }
+
+TEST_CASE("kuma access: what the answer cannot see is said, not guessed") {
+  // A policy in the `rules` form (SPIFFE ID matchers) is named, not evaluated.
+  Fixture f(
+      mtp("p", kOnMesh, item(kFromMesh, "Allow")) +
+      "type: MeshTrafficPermission\nname: spiffe\nmesh: m\nspec:\n  rules:\n  - default:\n"
+      "      deny:\n      - spiffeID:\n          type: Prefix\n          value: spiffe://m/\n");
+  policy::AccessResult r = f.decide("web-v1");
+  bool named = false;
+  for (const std::string& n : r.notes)
+    named = named ||
+            (n.find("MeshTrafficPermission/spiffe") != n.npos && n.find("not evaluated") != n.npos);
+  CHECK(named);
+  // A Mesh that skips its initial policies needs no assumption about Kuma's default one.
+  std::string skipping = kMesh;
+  skipping.insert(skipping.find("mtls:"), "skipCreatingInitialPolicies: ['*']\n");
+  Fixture s("", skipping);
+  CHECK(kuma::meshTls(s.topology, "m").skipsInitialPermission);
+  for (const std::string& n : s.decide("web-v1").notes) CHECK(n.find("assumed absent") == n.npos);
+  // A Mesh missing from the repository: mTLS assumed, and said.
+  Fixture missing(mtp("p", kOnMesh, item(kFromMesh, "Deny")),
+                  std::string(kMesh).substr(std::string(kMesh).find("---\n") + 4));
+  policy::AccessResult m = missing.decide("web-v1");
+  CHECK(m.decision == policy::AccessDecision::Refused);
+  CHECK(m.mtls == "STRICT");
+  REQUIRE_FALSE(m.notes.empty());
+  CHECK(m.notes.front().find("not in the repository") != std::string::npos);
+}
