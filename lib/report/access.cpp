@@ -179,7 +179,9 @@ void writeKumaText(std::ostream& out, const AccessInput& in,
     out << "    client's tags that matched: " << matchedText(d) << '\n';
   }
   if (!r.tagRules.empty()) {
-    out << "  from rules on the inbound (Kuma's order, the most specific first):\n";
+    out << "  from rules on the inbound (Kuma's order, the most specific first"
+        << (!c.meshed && r.mtls == "STRICT" ? "; not reached, the TLS handshake fails first" : "")
+        << "):\n";
     for (const policy::AccessTagRule& t : r.tagRules) {
       out << "    " << subsetText(t.subset) << ": "
           << (t.action.empty() ? "(no action)" : t.action);

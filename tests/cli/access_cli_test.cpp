@@ -494,6 +494,7 @@ TEST_CASE("access: Kuma on Kubernetes: injected workloads by namespace, unmeshed
   CHECK(batch.status == 1);
   CHECK(has(batch.out, "client: Deployment/outside/batch: no Kuma proxy"));
   CHECK(has(batch.out, "fails the TLS handshake"));
+  CHECK(has(batch.out, "not reached, the TLS handshake fails first"));
   Run ip = repo.access("--from ip:10.2.3.4 --to Deployment/pay/ledger:8080 --format json");
   CHECK(ip.status == 1);
   nlohmann::json doc = nlohmann::json::parse(ip.out);

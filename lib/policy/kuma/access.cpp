@@ -112,7 +112,7 @@ AccessClient dataplaneClient(const graph::kuma::Dataplane& dataplane, std::strin
   c.identity = identityOf(dataplane.mesh, c.tags);
   c.meshedBecause =
       dataplane.derived
-          ? "a Kuma proxy in mesh " + std::string(dataplane.mesh) + " (injected)"
+          ? "injected: a Kuma proxy in mesh " + std::string(dataplane.mesh)
           : "Dataplane " + std::string(dataplane.name) + " in mesh " + std::string(dataplane.mesh);
   return c;
 }
