@@ -429,7 +429,8 @@ TEST_CASE("access: Kuma denies web v1 by its MeshTrafficPermission, admits other
   KumaRepo repo;
   Run r = repo.access("--from Dataplane/web-v1 --to Dataplane/backend:8080 --mesh m");
   CHECK(r.status == 1);
-  CHECK(has(r.out, "connection refused: Dataplane/web-v1 may not connect to Dataplane/backend"));
+  // An HTTP inbound: Envoy's HTTP RBAC filter answers 403.
+  CHECK(has(r.out, "403 unauthorized: Dataplane/web-v1 may not connect to Dataplane/backend"));
   CHECK(has(r.out,
             "client: Dataplane/web-v1: meshed, tags kuma.io/service=web, version=v1, "
             "identity spiffe://m/web"));

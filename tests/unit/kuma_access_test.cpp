@@ -171,15 +171,16 @@ TEST_CASE("kuma access: mutual TLS decides before MeshTrafficPermission") {
   CHECK(s.decision == policy::AccessDecision::Refused);
   CHECK(s.mtls == "STRICT");
   CHECK(strict.decide("web-v1").decision == policy::AccessDecision::Allowed);
-  // PERMISSIVE: a plaintext client has no tags; the mesh-wide Allow covers it, a rule on a
-  // service does not.
+  // PERMISSIVE: a plaintext client takes the plaintext filter chain, which has no RBAC filter:
+  // allowed even where every client is denied; a meshed client is still checked.
   std::string permissive = mesh;
   permissive.replace(permissive.find("type: builtin"), 13, "type: builtin\n    mode: PERMISSIVE");
-  Fixture p(mtp("p", kOnMesh, item(kFromMesh, "Allow")), permissive);
-  CHECK(p.decide("ip:10.9.9.9").decision == policy::AccessDecision::Allowed);
-  Fixture q(mtp("p", kOnMesh, item(fromService("web"), "Allow")), permissive);
-  CHECK(q.decide("ip:10.9.9.9").decision == policy::AccessDecision::Refused);
-  CHECK(q.decide("web-v1").decision == policy::AccessDecision::Allowed);
+  Fixture q(mtp("p", kOnMesh, item(fromService("web"), "Allow") + item(fromService("web"), "Deny")),
+            permissive);
+  policy::AccessResult plaintext = q.decide("ip:10.9.9.9");
+  CHECK(plaintext.decision == policy::AccessDecision::Allowed);
+  CHECK(plaintext.mtls == "PERMISSIVE");
+  CHECK(q.decide("web-v1").decision == policy::AccessDecision::Refused);
 }
 
 TEST_CASE("kuma access: subsets cover multi-valued client tags as certificates do") {
@@ -221,4 +222,20 @@ TEST_CASE("kuma access: what the answer cannot see is said, not guessed") {
   CHECK(m.mtls == "STRICT");
   REQUIRE_FALSE(m.notes.empty());
   CHECK(m.notes.front().find("not in the repository") != std::string::npos);
+}
+
+TEST_CASE("kuma access: an HTTP inbound answers a denied client 403, a TCP one closes") {
+  std::string http = kMesh;
+  http.replace(http.find("kuma.io/service: backend\n"), 25,
+               "kuma.io/service: backend\n      kuma.io/protocol: http\n");
+  Fixture f(mtp("p", kOnMesh, item(kFromMesh, "Deny")), http);
+  policy::AccessResult r = f.decide("web-v1");
+  CHECK(r.decision == policy::AccessDecision::Unauthorized);
+  CHECK(r.status == 403);
+  CHECK(r.protocol == "http");
+  Fixture g(mtp("p", kOnMesh, item(kFromMesh, "Deny")));
+  policy::AccessResult tcp = g.decide("web-v1");
+  CHECK(tcp.decision == policy::AccessDecision::Refused);
+  CHECK_FALSE(tcp.status);
+  CHECK(tcp.protocol == "tcp");
 }

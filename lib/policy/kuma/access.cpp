@@ -1,10 +1,12 @@
 // Kuma's answer to `policygraph access`. Kuma turns an inbound's MeshTrafficPermission `from`
-// rules into Envoy's network RBAC filter on that inbound: each rule whose action is Allow or
-// AllowWithShadowDeny becomes a policy whose principal is the rule's tag subset (a positive tag
-// must be among the client certificate's URIs, `spiffe://<mesh>/<service>` for kuma.io/service
-// and `kuma://<key>/<value>` for the others; a negated one must not; the empty subset is
-// `any`), and a connection no policy admits is closed. AllowWithShadowDeny also puts the rule
-// in the shadow rules, which log a denial without enforcing it.
+// rules into Envoy's RBAC filter on the inbound's mTLS filter chains (the HTTP filter when the
+// inbound speaks HTTP, so a denied request gets 403; the network filter otherwise, so the
+// connection is closed): the rules whose action is Allow or AllowWithShadowDeny become the
+// principals of one ALLOW policy, each the rule's tag subset (a positive tag must be among the
+// client certificate's URIs, `spiffe://<mesh>/<service>` for kuma.io/service and
+// `kuma://<key>/<value>` for the others; a negated one must not; the empty subset is `any`).
+// AllowWithShadowDeny also puts the subset in the shadow rules, which log a denial without
+// enforcing it. A PERMISSIVE mesh's plaintext filter chain gets no RBAC filter at all.
 #include "lib/policy/kuma/access.h"
 
 #include <algorithm>
@@ -205,12 +207,17 @@ AccessResult decideAccess(const graph::kuma::Dataplane& destination,
           "the mesh's mTLS backend to mode PERMISSIVE while migrating");
       return r;
     }
-    r.notes.push_back(
-        "mutual TLS is PERMISSIVE: a plaintext client is accepted and has no "
-        "tags, so only rules on every client (kind Mesh) or on negations cover it");
+    r.decision = AccessDecision::Allowed;
+    r.condition = "mutual TLS is PERMISSIVE on Mesh " + std::string(destination.mesh) +
+                  ": a plaintext client reaches the inbound's plaintext filter chain, where "
+                  "Kuma installs no RBAC filter; MeshTrafficPermission is not enforced for it";
+    r.advice.push_back(
+        "to have MeshTrafficPermission apply, run the client in the mesh and set the mTLS "
+        "backend's mode to STRICT");
+    return r;
   }
 
-  // Envoy's RBAC: any Allow policy admits; otherwise the connection is closed. The rules
+  // Envoy's RBAC: any Allow policy admits; otherwise the client is refused. The rules
   // are in Kuma's order (more positive tags first), so the first that covers the client is the
   // most specific one.
   auto admits = [](const AccessTagRule& t) {
@@ -227,6 +234,12 @@ AccessResult decideAccess(const graph::kuma::Dataplane& destination,
           "AllowWithShadowDeny: allowed, and Envoy's shadow rules log the "
           "connection as denied (rbac shadow_denied)");
     return r;
+  }
+  // Refused: on an HTTP inbound Envoy's HTTP RBAC filter answers every request with 403.
+  if (r.protocol == "http" || r.protocol == "http2" || r.protocol == "grpc") {
+    r.decision = AccessDecision::Unauthorized;
+    r.status = 403;
+    if (r.protocol == "grpc") r.grpcStatus = "PERMISSION_DENIED";
   }
   if (any != r.tagRules.end()) {
     r.decidingRule = static_cast<std::size_t>(any - r.tagRules.begin());

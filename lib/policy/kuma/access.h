@@ -1,9 +1,10 @@
 // What Kuma's proxy decides for a client connecting to one inbound of a destination proxy: the
 // mesh's mutual TLS first (without it MeshTrafficPermission is not enforced; with it a client
-// without a Kuma certificate fails the handshake unless the mode is PERMISSIVE), then the
-// inbound's MeshTrafficPermission `from` rules as Kuma's rule builder makes them (kuma.h), read
-// the way Envoy's RBAC filter Kuma configures reads them: the client is allowed when one rule
-// whose action is Allow or AllowWithShadowDeny covers its tags, and refused otherwise.
+// without a Kuma certificate fails the handshake in STRICT mode and is not checked at all in
+// PERMISSIVE mode), then the inbound's MeshTrafficPermission `from` rules as Kuma's rule
+// builder makes them (kuma.h), read the way Envoy's RBAC filter Kuma configures reads them: the
+// client is allowed when one rule whose action is Allow or AllowWithShadowDeny covers its tags,
+// and refused otherwise (403 on an HTTP inbound, a closed connection on a TCP one).
 #pragma once
 
 #include <string>
