@@ -210,7 +210,7 @@ policy::AccessClient kumaClient(const analysis::Analysis& a, const KumaQuery& q)
   if (dp->mesh != q.destination.mesh) {
     unmeshed.meshedBecause = "its Kuma proxy is in mesh " + std::string(dp->mesh) + ", not " +
                              std::string(q.destination.mesh) +
-                             ": the destination does not trust its certificate";
+                             ": it has no certificate of that mesh";
     return unmeshed;
   }
   return km::dataplaneClient(*dp, q.from);
