@@ -1,10 +1,10 @@
 #pragma once
 
 // `policygraph access`: may this client make this request to this workload's port? The answer
-// any mesh family gives (Linkerd now; Kuma's MeshTrafficPermission can fill the same type): the
-// decision, what served the port, the route that matched, the authorization that admitted the
-// client or, when none did, each one considered and why not. Family-neutral: names and
-// positions, no family types.
+// any mesh family gives (Linkerd: Servers, routes and authorizations; Kuma: the inbound's
+// MeshTrafficPermission `from` rules): the decision, what served the port, the route that
+// matched, the authorization or rule that decided, and what else was considered and why not.
+// Family-neutral: names and positions, no family types.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lib/model/cidr.h"
+#include "lib/model/source.h"
 #include "lib/model/store.h"
 
 namespace pg::policy {
@@ -29,6 +30,9 @@ inline bool permitted(AccessDecision d) {
   return d == AccessDecision::Allowed || d == AccessDecision::Redirect;
 }
 
+// A tag and its value (Kuma), as `key=value`.
+using AccessTag = std::pair<std::string, std::string>;
+
 // Who asks. `address` unset: unknown, some address of `assumedNetworks`.
 struct AccessClient {
   std::string display;                        // Deployment/ns/name, ServiceAccount/ns/name, ip:A
@@ -38,6 +42,9 @@ struct AccessClient {
   std::string meshedBecause;  // why meshed or not, for people
   std::optional<model::Cidr> address;
   std::vector<model::Cidr> assumedNetworks;
+  // Kuma: the tags the client's certificate carries (every tag of every inbound; a key may
+  // have several values), sorted.
+  std::vector<AccessTag> tags;
 };
 
 // What is asked: an HTTP request (`METHOD PATH[?QUERY]`, host, headers), or, with `http` false,
@@ -81,8 +88,32 @@ struct AccessAuthorization {
   std::string reason;  // why it admits or not; for Depends, the addresses it admits
 };
 
+// Kuma: the inbound of the destination proxy that took the connection.
+struct AccessInbound {
+  std::string name;  // its section name, "" when unnamed
+  std::int64_t port = 0;
+  std::vector<AccessTag> tags;
+  model::Location at;
+};
+
+// Kuma: one `from` rule of the inbound as Kuma's rule builder makes it: a subset of clients by
+// tags (with negations) and the action the matching `from` items merge to, in Kuma's order.
+struct AccessTagMatch {
+  std::string key, value;
+  bool negated = false;
+};
+struct AccessTagRule {
+  std::vector<AccessTagMatch> subset;  // empty: every client
+  std::string action;                  // Allow, Deny, AllowWithShadowDeny; "" when unset
+  AccessSource policy;                 // the policy whose `from` item set the action
+  std::optional<std::size_t> item;     // that item's index in `from`
+  model::Location at;                  // the `action` field
+  std::vector<std::string> origin;     // every policy merged into the rule
+  bool coversClient = false;
+};
+
 struct AccessResult {
-  std::string family;  // linkerd
+  std::string family;  // linkerd, kuma
   AccessDecision decision = AccessDecision::Refused;
   std::optional<int> status;  // HTTP status; unset for connections
   std::string grpcStatus;     // gRPC ports: OK, PERMISSION_DENIED, UNIMPLEMENTED
@@ -94,6 +125,12 @@ struct AccessResult {
   std::string condition;  // when the answer depends on the client's unknown address
   std::vector<std::string> advice;
   std::vector<std::string> notes;  // assumptions made
+  // Kuma: the inbound, the mesh's mutual TLS ("STRICT", "PERMISSIVE", "disabled"), every
+  // `from` rule of the inbound, and the one that decided (an index into `tagRules`).
+  std::optional<AccessInbound> inbound;
+  std::string mtls;
+  std::vector<AccessTagRule> tagRules;
+  std::optional<std::size_t> decidingRule;
 };
 
 }  // namespace pg::policy

@@ -1,5 +1,6 @@
 // `policygraph access`: the decision for one client and request, for people (the decision
 // first, then what served the port, the route, each authorization and why) and as JSON.
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -85,6 +86,121 @@ std::string clientText(const policy::AccessClient& c) {
   return out;
 }
 
+std::string tagsText(const std::vector<policy::AccessTag>& tags) {
+  std::string out;
+  for (const auto& [k, v] : tags) out += (out.empty() ? "" : ", ") + k + "=" + v;
+  return out.empty() ? "no tags" : out;
+}
+
+std::string subsetText(const std::vector<policy::AccessTagMatch>& subset) {
+  std::string out;
+  for (const policy::AccessTagMatch& m : subset)
+    out += (out.empty() ? "" : ", ") + m.key + (m.negated ? "!=" : "=") + m.value;
+  return out.empty() ? "every client" : out;
+}
+
+Json tagsJson(const std::vector<policy::AccessTag>& tags) {
+  Json out = Json::array();
+  for (const auto& [k, v] : tags) out.push_back({{"key", k}, {"value", v}});
+  return out;
+}
+
+Json tagRuleJson(const policy::AccessTagRule& r) {
+  Json subset = Json::array();
+  for (const policy::AccessTagMatch& m : r.subset)
+    subset.push_back({{"key", m.key}, {"value", m.value}, {"not", m.negated}});
+  return {{"subset", subset},
+          {"action", orNull(r.action)},
+          {"policy", r.policy.resource ? Json(r.policy.resource->display()) : Json(nullptr)},
+          {"from", r.item ? Json(*r.item) : Json(nullptr)},
+          {"at", r.policy.resource ? orNull(detail::position(r.at)) : Json(nullptr)},
+          {"origin", r.origin},
+          {"coversClient", r.coversClient}};
+}
+
+// Kuma's parts of the document (family "kuma"): the inbound, the mesh's mutual TLS, the client's
+// tags, the inbound's `from` rules in Kuma's order and the one that decided.
+void addKumaJson(Json& doc, const AccessInput& in) {
+  const policy::AccessResult& r = in.result;
+  doc["client"]["tags"] = tagsJson(in.client.tags);
+  if (r.inbound)
+    doc["inbound"] = {{"name", orNull(r.inbound->name)},
+                      {"port", r.inbound->port},
+                      {"tags", tagsJson(r.inbound->tags)},
+                      {"at", orNull(detail::position(r.inbound->at))}};
+  doc["mtls"] = r.mtls;
+  Json rules = Json::array();
+  for (const policy::AccessTagRule& t : r.tagRules) rules.push_back(tagRuleJson(t));
+  doc["rules"] = rules;
+  doc["decidedBy"] = r.decidingRule ? tagRuleJson(r.tagRules[*r.decidingRule]) : Json(nullptr);
+  Json matched = Json::array();
+  if (r.decidingRule)
+    for (const policy::AccessTagMatch& m : r.tagRules[*r.decidingRule].subset)
+      if (!m.negated) matched.push_back({{"key", m.key}, {"value", m.value}});
+  doc["matchedTags"] = matched;
+}
+
+// The client's tags a rule's subset names (its negations hold by their absence).
+std::string matchedText(const policy::AccessTagRule& rule) {
+  std::string out;
+  for (const policy::AccessTagMatch& m : rule.subset)
+    if (!m.negated) out += (out.empty() ? "" : ", ") + m.key + "=" + m.value;
+  return out.empty() ? "none needed" : out;
+}
+
+void writeKumaText(std::ostream& out, const AccessInput& in,
+                   const std::function<std::string(const std::string&)>& dim) {
+  const policy::AccessResult& r = in.result;
+  const policy::AccessClient& c = in.client;
+  out << "  client: " << c.display << ": "
+      << (c.meshed ? "meshed, tags " + tagsText(c.tags) : std::string("no Kuma proxy"));
+  if (!c.identity.empty()) out << ", identity " << c.identity;
+  if (!c.meshedBecause.empty()) out << " (" << c.meshedBecause << ")";
+  out << '\n';
+  out << "  served by: Dataplane " << r.server.name;
+  if (r.inbound) {
+    out << " inbound " << (r.inbound->name.empty() ? "" : r.inbound->name + " ") << "port "
+        << r.inbound->port << " (" << tagsText(r.inbound->tags) << ")";
+  }
+  out << ", protocol " << r.protocol;
+  if (r.inbound && !r.inbound->at.path.empty()) out << "  " << dim(detail::position(r.inbound->at));
+  out << '\n';
+  out << "  mutual TLS: " << r.mtls << '\n';
+  if (r.decidingRule) {
+    const policy::AccessTagRule& d = r.tagRules[*r.decidingRule];
+    out << "  decided by: " << (d.action.empty() ? "(no action)" : d.action) << " for "
+        << subsetText(d.subset);
+    if (d.policy.resource) {
+      out << " <- " << d.policy.name;
+      if (d.item) out << " from[" << *d.item << "]";
+      out << "  " << dim(detail::position(d.at));
+    }
+    out << '\n';
+    out << "    client's tags that matched: " << matchedText(d) << '\n';
+  }
+  if (!r.tagRules.empty()) {
+    out << "  from rules on the inbound (Kuma's order, the most specific first"
+        << (!c.meshed && r.mtls == "STRICT" ? "; not reached, the TLS handshake fails first" : "")
+        << "):\n";
+    for (const policy::AccessTagRule& t : r.tagRules) {
+      out << "    " << subsetText(t.subset) << ": "
+          << (t.action.empty() ? "(no action)" : t.action);
+      if (t.policy.resource) {
+        out << " <- " << t.policy.name;
+        if (t.item) out << " from[" << *t.item << "]";
+      }
+      out << (t.coversClient ? ", covers the client" : ", does not cover the client");
+      if (t.policy.resource) out << "  " << dim(detail::position(t.at));
+      out << '\n';
+    }
+  } else if (r.mtls != "disabled") {
+    out << "  from rules on the inbound: none\n";
+  }
+  if (!r.condition.empty()) out << "  " << r.condition << '\n';
+  for (const std::string& a : r.advice) out << "  to do: " << a << '\n';
+  for (const std::string& n : r.notes) out << "  note: " << n << '\n';
+}
+
 }  // namespace
 
 void writeAccessJson(std::ostream& out, const AccessInput& in) {
@@ -135,6 +251,7 @@ void writeAccessJson(std::ostream& out, const AccessInput& in) {
       {"condition", orNull(r.condition)},
       {"advice", r.advice},
       {"notes", r.notes}};
+  if (r.family == "kuma") addKumaJson(doc, in);
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
@@ -143,6 +260,7 @@ void writeAccessText(std::ostream& out, const AccessInput& in, const TextOptions
   auto bold = [&](const std::string& s) { return options.color ? "\033[1m" + s + "\033[0m" : s; };
   auto dim = [&](const std::string& s) { return options.color ? "\033[2m" + s + "\033[0m" : s; };
   out << bold(headline(in)) << '\n';
+  if (r.family == "kuma") return writeKumaText(out, in, dim);
   out << "  client: " << clientText(in.client) << '\n';
   out << "  served by: "
       << (r.server.resource ? "Server/" + r.server.name : "default policy " + r.server.name)

@@ -260,3 +260,265 @@ TEST_CASE("access: the default policy's port admits anyone; usage errors exit 2"
   CHECK(repo.access("--from Namespace/shop --to Pod/shop/api:8080").status == 2);
   CHECK(repo.access("--to Pod/shop/api:8080").status == 2);
 }
+
+// Kuma: MeshTrafficPermission on a Kuma proxy, Universal (Dataplanes in a mesh) and Kubernetes
+// (a workload Kuma injects).
+namespace {
+
+const char* const kKumaUniversal = R"(type: Mesh
+name: m
+mtls:
+  enabledBackend: ca
+  backends:
+  - name: ca
+    type: builtin
+---
+type: Dataplane
+name: backend
+mesh: m
+networking:
+  address: 10.0.0.2
+  inbound:
+  - port: 8080
+    name: http
+    tags:
+      kuma.io/service: backend
+      kuma.io/protocol: http
+  - port: 9090
+    tags:
+      kuma.io/service: backend-admin
+---
+type: Dataplane
+name: web-v1
+mesh: m
+networking:
+  address: 10.0.0.3
+  inbound:
+  - port: 80
+    tags:
+      kuma.io/service: web
+      version: v1
+---
+type: MeshTrafficPermission
+name: backend-permissions
+mesh: m
+spec:
+  targetRef:
+    kind: Mesh
+  from:
+  - targetRef:
+      kind: MeshSubset
+      tags:
+        kuma.io/service: web
+    default:
+      action: AllowWithShadowDeny
+  - targetRef:
+      kind: MeshServiceSubset
+      name: web
+      tags:
+        version: v1
+    default:
+      action: Deny
+)";
+
+const char* const kKumaKubernetes = R"(apiVersion: v1
+kind: Namespace
+metadata:
+  name: pay
+  labels: {kuma.io/sidecar-injection: enabled}
+---
+apiVersion: kuma.io/v1alpha1
+kind: Mesh
+metadata:
+  name: default
+spec:
+  mtls:
+    enabledBackend: ca
+    backends:
+    - {name: ca, type: builtin}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ledger
+  namespace: pay
+spec:
+  selector:
+    matchLabels: {app: ledger}
+  template:
+    metadata:
+      labels: {app: ledger}
+    spec:
+      containers:
+      - name: ledger
+        image: ledger
+        ports: [{name: http, containerPort: 8080}]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: ledger
+  namespace: pay
+spec:
+  selector: {app: ledger}
+  ports: [{name: http, port: 80, targetPort: http}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: billing
+  namespace: pay
+spec:
+  selector:
+    matchLabels: {app: billing}
+  template:
+    metadata:
+      labels: {app: billing}
+    spec:
+      containers: [{name: billing, image: billing}]
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: outside
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: batch
+  namespace: outside
+spec:
+  selector:
+    matchLabels: {app: batch}
+  template:
+    metadata:
+      labels: {app: batch}
+    spec:
+      containers: [{name: batch, image: batch}]
+---
+apiVersion: kuma.io/v1alpha1
+kind: MeshTrafficPermission
+metadata:
+  name: ledger-from-pay
+  namespace: pay
+  labels: {kuma.io/mesh: default}
+spec:
+  targetRef:
+    kind: Dataplane
+    labels: {app: ledger}
+  from:
+  - targetRef:
+      kind: MeshSubset
+      tags: {k8s.kuma.io/namespace: pay}
+    default:
+      action: Allow
+)";
+
+struct KumaRepo {
+  pg::testing::TestFolder dir;
+  KumaRepo() {
+    dir.write("universal.yaml", kKumaUniversal);
+    dir.write("kubernetes.yaml", kKumaKubernetes);
+  }
+  Run access(const std::string& args) const { return run(dir.path(), "access " + args + " ."); }
+};
+
+}  // namespace
+
+TEST_CASE("access: Kuma denies web v1 by its MeshTrafficPermission, admits other web proxies") {
+  KumaRepo repo;
+  Run r = repo.access("--from Dataplane/web-v1 --to Dataplane/backend:8080 --mesh m");
+  CHECK(r.status == 1);
+  // An HTTP inbound: Envoy's HTTP RBAC filter answers 403.
+  CHECK(has(r.out, "403 unauthorized: Dataplane/web-v1 may not connect to Dataplane/backend"));
+  CHECK(has(r.out,
+            "client: Dataplane/web-v1: meshed, tags kuma.io/service=web, version=v1, "
+            "identity spiffe://m/web"));
+  CHECK(has(r.out,
+            "served by: Dataplane backend inbound http port 8080 (kuma.io/protocol=http, "
+            "kuma.io/service=backend), protocol http  universal.yaml:"));
+  CHECK(has(r.out, "mutual TLS: STRICT\n"));
+  CHECK(has(r.out,
+            "decided by: Deny for kuma.io/service=web, version=v1 <- "
+            "MeshTrafficPermission/backend-permissions in mesh m from[1]  universal.yaml:54:15\n"));
+  CHECK(has(r.out, "client's tags that matched: kuma.io/service=web, version=v1\n"));
+  CHECK(has(r.out, "to do: to let the client in"));
+
+  // A web proxy known only by its tags: the AllowWithShadowDeny item, with its note.
+  Run v2 = repo.access(
+      "--from tags:kuma.io/service=web,version=v2 --to Dataplane/backend:http "
+      "--mesh m --format json");
+  CHECK(v2.status == 0);
+  nlohmann::json doc = nlohmann::json::parse(v2.out);
+  CHECK(doc["family"] == "kuma");
+  CHECK(doc["decision"] == "allowed");
+  CHECK(doc["mtls"] == "STRICT");
+  CHECK(doc["inbound"]["port"] == 8080);
+  CHECK(doc["inbound"]["name"] == "http");
+  CHECK(doc["decidedBy"]["action"] == "AllowWithShadowDeny");
+  CHECK(doc["decidedBy"]["from"] == 0);
+  CHECK(doc["decidedBy"]["policy"] == "MeshTrafficPermission/backend-permissions in mesh m");
+  CHECK(doc["decidedBy"]["at"] == "universal.yaml:47:15");
+  CHECK(doc["decidedBy"]["coversClient"] == true);
+  CHECK(doc["client"]["tags"].size() == 2);
+  CHECK(doc["matchedTags"] ==
+        nlohmann::json::array({{{"key", "kuma.io/service"}, {"value", "web"}}}));
+  CHECK(doc["rules"].size() >= 2);
+  bool shadow = false;
+  for (const auto& n : doc["notes"]) shadow = shadow || has(n.get<std::string>(), "shadow");
+  CHECK(shadow);
+
+  // Another service: no rule covers it; Kuma denies, and the control plane's default policy is
+  // assumed absent.
+  Run other = repo.access("--from service:reports --to Dataplane/backend:8080 --mesh m");
+  CHECK(other.status == 1);
+  CHECK(has(other.out, "no MeshTrafficPermission `from` rule covers the client"));
+  CHECK(has(other.out, "assumed absent"));
+}
+
+TEST_CASE("access: Kuma on Kubernetes: injected workloads by namespace, unmeshed refused at TLS") {
+  KumaRepo repo;
+  Run r = repo.access("--from Deployment/pay/billing --to Deployment/pay/ledger:8080");
+  CHECK(r.status == 0);
+  CHECK(
+      has(r.out, "allowed: Deployment/pay/billing may connect to Deployment/pay/ledger port 8080"));
+  CHECK(has(r.out,
+            "decided by: Allow for k8s.kuma.io/namespace=pay <- "
+            "MeshTrafficPermission/pay/ledger-from-pay from[0]  kubernetes.yaml:"));
+  // The port by its service port, the same inbound; a request does not change the answer.
+  Run byService =
+      repo.access("--from Deployment/pay/billing --to Deployment/pay/ledger:80 --request 'GET /'");
+  CHECK(byService.status == 0);
+  CHECK(has(byService.out, "per connection"));
+
+  Run batch = repo.access("--from Deployment/outside/batch --to Deployment/pay/ledger:8080");
+  CHECK(batch.status == 1);
+  CHECK(has(batch.out, "client: Deployment/outside/batch: no Kuma proxy"));
+  CHECK(has(batch.out, "fails the TLS handshake"));
+  CHECK(has(batch.out, "not reached, the TLS handshake fails first"));
+  Run ip = repo.access("--from ip:10.2.3.4 --to Deployment/pay/ledger:8080 --format json");
+  CHECK(ip.status == 1);
+  nlohmann::json doc = nlohmann::json::parse(ip.out);
+  CHECK(doc["decision"] == "refused");
+  CHECK(doc["decidedBy"].is_null());
+}
+
+TEST_CASE("access: Kuma usage errors exit 2") {
+  KumaRepo repo;
+  Run noMesh = repo.access("--from Dataplane/web-v1 --to Dataplane/backend:8080");
+  CHECK(noMesh.status == 2);
+  CHECK(has(noMesh.err, "--mesh"));
+  Run noPort = repo.access("--from Dataplane/web-v1 --to Dataplane/backend --mesh m");
+  CHECK(noPort.status == 2);
+  CHECK(has(noPort.err, "8080 (http), 9090"));
+  Run badPort = repo.access("--from Dataplane/web-v1 --to Dataplane/backend:7 --mesh m");
+  CHECK(badPort.status == 2);
+  Run nobody = repo.access("--from Dataplane/nobody --to Dataplane/backend:8080 --mesh m");
+  CHECK(nobody.status == 2);
+  CHECK(has(nobody.err, "names no Kuma proxy in mesh m"));
+  CHECK(repo.access("--from tags:kuma.io/service --to Dataplane/backend:8080 --mesh m").status ==
+        2);
+  CHECK(repo.access("--from ServiceAccount/pay/default --to Deployment/pay/ledger:8080").status ==
+        2);
+  CHECK(repo.access("--from service:web --to Deployment/outside/batch").status == 2);
+}
