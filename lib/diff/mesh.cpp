@@ -149,6 +149,8 @@ model::Location locationOf(const KumaLeaf& leaf) {
 std::string identityText(const ld::IdentityMatch& id) {
   if (!id.exact) {
     if (id.suffix.empty()) return "any meshed identity";
+    if (id.suffix.size() > 3 && id.suffix[1] == "serviceaccount" && id.suffix[2] == "identity")
+      return "any ServiceAccount of namespace " + id.suffix[0];
     std::string text = "*";
     for (const std::string& l : id.suffix) text += "." + l;
     return "identities " + text;
@@ -235,37 +237,63 @@ void collectPorts(const analysis::Analysis& a, bool head, std::map<PortKey, Port
   }
 }
 
+std::string whoText(const ld::Authorization& a, const std::vector<ld::IdentityMatch>& ids) {
+  ld::Authorization only = a;
+  only.identities = ids;
+  return clientsText(only);
+}
+
 // Authorizations added and removed, `prefix` naming where (a route) when not the whole port.
+// One that stays, by name, with other identities says which it admits now or no longer.
 void compareAuthorizations(const std::vector<ld::Authorization>& before,
                            const std::vector<ld::Authorization>& after, const std::string& prefix,
                            const model::Resource* fallback, std::vector<LinkerdChange>& out,
                            const LinkerdChange& base) {
-  auto keyOf = [](const ld::Authorization& a) {
-    return authorizationName(a) + " " + clientsText(a);
+  std::map<std::string, const ld::Authorization*> was, now;
+  for (const ld::Authorization& a : before) was.emplace(authorizationName(a), &a);
+  for (const ld::Authorization& a : after) now.emplace(authorizationName(a), &a);
+  auto add = [&](std::string words, const model::Resource* at) {
+    LinkerdChange c = base;
+    c.change = prefix + std::move(words);
+    c.at = placeOf(at);
+    out.push_back(std::move(c));
   };
-  std::set<std::string> was, now;
-  for (const ld::Authorization& a : before) was.insert(keyOf(a));
-  for (const ld::Authorization& a : after) now.insert(keyOf(a));
-  for (const ld::Authorization& a : before) {
-    if (now.count(keyOf(a))) continue;
-    LinkerdChange c = base;
-    c.change = prefix + "no longer admits " + clientsText(a) + " (" + authorizationName(a) + ")";
-    c.at = placeOf(fallback);
-    out.push_back(std::move(c));
-  }
+  for (const ld::Authorization& a : before)
+    if (!now.count(authorizationName(a)))
+      add("no longer admits " + clientsText(a) + " (" + authorizationName(a) + ")", fallback);
   for (const ld::Authorization& a : after) {
-    if (was.count(keyOf(a))) continue;
-    LinkerdChange c = base;
-    c.change = prefix + "now admits " + clientsText(a) + " (" + authorizationName(a) + ")";
-    c.at = placeOf(a.sources.empty() ? fallback : a.sources.front());
-    out.push_back(std::move(c));
+    const std::string name = authorizationName(a);
+    const model::Resource* at = a.sources.empty() ? fallback : a.sources.front();
+    auto it = was.find(name);
+    if (it == was.end()) {
+      add("now admits " + clientsText(a) + " (" + name + ")", at);
+      continue;
+    }
+    const ld::Authorization& old = *it->second;
+    if (clientsText(old) == clientsText(a)) continue;
+    if (old.authentication != a.authentication ||
+        ld::networksText(old.networks) != ld::networksText(a.networks) ||
+        a.authentication != ld::AuthenticationKind::TlsAuthenticated) {
+      add(name + " admits " + clientsText(a) + " instead of " + clientsText(old), at);
+      continue;
+    }
+    auto missing = [](const std::vector<ld::IdentityMatch>& from,
+                      const std::vector<ld::IdentityMatch>& in) {
+      std::vector<ld::IdentityMatch> out;
+      for (const ld::IdentityMatch& id : from)
+        if (std::none_of(in.begin(), in.end(), [&](const ld::IdentityMatch& o) {
+              return identityText(o) == identityText(id);
+            }))
+          out.push_back(id);
+      return out;
+    };
+    if (auto added = missing(a.identities, old.identities); !added.empty())
+      add("now admits " + whoText(a, added) + " (" + name + ")", at);
+    if (auto removed = missing(old.identities, a.identities); !removed.empty())
+      add("no longer admits " + whoText(a, removed) + " (" + name + ")", at);
   }
-  if (!before.empty() && after.empty()) {
-    LinkerdChange c = base;
-    c.change = prefix + "no authorization admits any client any more: every request is denied";
-    c.at = placeOf(fallback);
-    out.push_back(std::move(c));
-  }
+  if (!before.empty() && after.empty())
+    add("no authorization admits any client any more: every request is denied", fallback);
 }
 
 void compareRoutes(const std::vector<ld::InboundRoute>& before,

@@ -216,3 +216,32 @@ TEST_CASE("diff linkerd: the Server that serves a port, and injection") {
 }
 
 }  // namespace pg
+
+namespace pg {
+
+TEST_CASE("diff linkerd: an authorization that admits one more identity says which") {
+  auto repo = [](const std::string& identityRefs) {
+    return linkerdRepo({}) +
+           "---\napiVersion: policy.linkerd.io/v1alpha1\nkind: MeshTLSAuthentication\n"
+           "metadata: {name: clients, namespace: shop}\nspec:\n  identityRefs: " +
+           identityRefs +
+           "\n---\napiVersion: policy.linkerd.io/v1alpha1\nkind: AuthorizationPolicy\n"
+           "metadata: {name: from-clients, namespace: shop}\nspec:\n"
+           "  targetRef: {group: policy.linkerd.io, kind: Server, name: api-http}\n"
+           "  requiredAuthenticationRefs:\n"
+           "  - {group: policy.linkerd.io, kind: MeshTLSAuthentication, name: clients}\n";
+  };
+  const std::string one = "[{kind: ServiceAccount, name: frontend}]";
+  const std::string two =
+      "[{kind: ServiceAccount, name: frontend}, {kind: ServiceAccount, name: admin}]";
+  Compared c(repo(one), repo(two));
+  CHECK(linkerdLines(c.result) ==
+        std::vector<std::string>{"Deployment/shop/api:8080 now admits ServiceAccount shop/admin "
+                                 "from any address (AuthorizationPolicy/from-clients)"});
+  Compared back(repo(two), repo(one));
+  CHECK(linkerdLines(back.result) ==
+        std::vector<std::string>{"Deployment/shop/api:8080 no longer admits ServiceAccount "
+                                 "shop/admin from any address (AuthorizationPolicy/from-clients)"});
+}
+
+}  // namespace pg
