@@ -74,40 +74,31 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
       return;
     }
     const analysis::Analysis& a = analyzeInputs(o->inputs);
-    if (!o->mesh.empty() && (kind == "Dataplane" || kind == "MeshGateway") && o->format != "yaml") {
+    // A Kuma proxy: its Kuma explain, as text, JSON, or the JSON document in YAML.
+    auto writeKuma = [&](const auto& proxy) {
+      if (o->format == "yaml")
+        report::writeKumaExplainYaml(std::cout, a, proxy);
+      else
+        report::writeKumaExplain(std::cout, a, proxy, o->format == "json", {colorWanted(o->color)});
+      exitCode = kClean;
+    };
+    if (!o->mesh.empty() && (kind == "Dataplane" || kind == "MeshGateway")) {
       std::vector<const model::Resource*> found = a.store.findInMesh(kind, o->mesh, name);
       const graph::kuma::Dataplane* derived =
           kind == "Dataplane" && found.empty() ? a.kuma.dataplane(o->mesh, name) : nullptr;
-      if (derived) {  // a proxy Kuma derives from a Kubernetes workload
-        report::writeKumaExplain(std::cout, a, *derived, o->format == "json",
-                                 {colorWanted(o->color)});
-        exitCode = kClean;
-        return;
-      }
+      if (derived) return writeKuma(*derived);  // a proxy Kuma derives from a Kubernetes workload
       if (found.empty()) throw UsageError(o->ref + " names nothing in mesh " + o->mesh);
-      report::writeKumaExplain(std::cout, a, *found.front(), o->format == "json",
-                               {colorWanted(o->color)});
-      exitCode = kClean;
-      return;
+      return writeKuma(*found.front());
     }
-    if (kind == "Dataplane" && o->format != "yaml" &&
-        a.store.findByKind(kind, namespace_, name).empty()) {
+    if (kind == "Dataplane" && a.store.findByKind(kind, namespace_, name).empty()) {
       const graph::kuma::Dataplane* derived = a.kuma.derivedDataplane(
           namespace_.empty() ? a.config.defaultNamespace : namespace_, name);
-      if (derived) {
-        report::writeKumaExplain(std::cout, a, *derived, o->format == "json",
-                                 {colorWanted(o->color)});
-        exitCode = kClean;
-        return;
-      }
+      if (derived) return writeKuma(*derived);
     }
     const model::Resource& target = resolveRef(a, o->ref, kind, namespace_, name);
     if (target.group == "kuma.io" && !target.mesh.empty() &&
-        (kind == "Dataplane" || kind == "MeshGateway") && o->format != "yaml") {
-      report::writeKumaExplain(std::cout, a, target, o->format == "json", {colorWanted(o->color)});
-      exitCode = kClean;
-      return;
-    }
+        (kind == "Dataplane" || kind == "MeshGateway"))
+      return writeKuma(target);
     std::vector<policy::Effective> effective =
         policy::effectiveOn(a.policies, a.topology, a.store, target, section);
     report::ExplainInput input{

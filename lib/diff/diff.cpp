@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "lib/diff/mesh.h"
 #include "lib/policy/value.h"
 
 namespace pg::diff {
@@ -194,6 +195,7 @@ void comparePolicies(Sides& s, Result& result) {
   auto policiesOf = [](const analysis::Analysis& a) {
     std::map<std::string, const model::Resource*> out;
     for (const policy::Policy& p : a.policies.policies) out.emplace(p.display(), p.resource);
+    for (const model::Resource* r : meshPolicies(a)) out.emplace(r->display(), r);
     return out;
   };
   std::map<std::string, const model::Resource*> base = policiesOf(s.base);
@@ -455,6 +457,8 @@ Result compare(const Side& base, const Side& head) {
   comparePolicies(s, result);
   compareAttachments(s, result);
   compareEffective(s, result);
+  result.kuma = compareKuma(base.analysis, head.analysis);
+  result.linkerd = compareLinkerd(base.analysis, head.analysis);
   result.newFindings = onlyIn(head.findings, base.findings);
   result.fixedFindings = onlyIn(base.findings, head.findings);
   return result;

@@ -18,8 +18,8 @@ namespace pg::diff {
 enum class Change : std::uint8_t { Added, Removed, Changed };
 std::string_view changeName(Change change);  // added, removed, changed
 
-// A policy object whose content differs between the sides (status and metadata that a
-// controller writes are not content).
+// A policy object (GEP-713-style, Kuma or Linkerd) whose content differs between the sides (status
+// and metadata that a controller writes are not content).
 struct PolicyChange {
   std::string policy;  // Kind/namespace/name
   Change change = Change::Changed;
@@ -62,19 +62,48 @@ struct EffectiveChange {
   std::vector<FieldChange> fields;
 };
 
+// One field of a Kuma proxy's merged configuration that differs (explain's Kuma rules).
+struct KumaChange {
+  // The Dataplane or MeshGateway (`Dataplane/web-1 in mesh default`), or the workload a
+  // Kubernetes proxy is derived from.
+  std::string proxy;
+  // The merged rule, as explain names it: `to everything`, `from port 8080, sources
+  // everything`, `inbound port 8080`, `resource MeshService/backend#http`, `proxy`.
+  std::string section;
+  std::string policyType;             // MeshTimeout, MeshRetry, ...
+  std::string field;                  // dotted path into the merged conf
+  std::optional<std::string> before;  // nothing when the field was unset
+  std::optional<std::string> after;
+  std::string beforeFrom;  // the policy that set it (`MeshTimeout/web in mesh default`)
+  std::string afterFrom;
+  model::Location at;  // the value on the head side; on the base side when removed
+};
+
+// What changed in the inbound policy Linkerd serves one port of a workload it injects, in
+// words: who may now, or may no longer, reach the port (and route), the Server serving it, the
+// protocol.
+struct LinkerdChange {
+  std::string workload;  // Kind/namespace/name
+  std::int64_t port = 0;
+  std::string change;
+  model::Location at;  // the object behind it on the head side; on the base side when removed
+};
+
 struct Result {
   std::string base;  // how each side is named in reports
   std::string head;
   std::vector<PolicyChange> policies;         // by kind, namespace, name
   std::vector<AttachmentChange> attachments;  // by route, then parent
   std::vector<EffectiveChange> effective;     // by target, kind, path
+  std::vector<KumaChange> kuma;               // by proxy, policy type, section, field
+  std::vector<LinkerdChange> linkerd;         // by workload, port
   // Findings of one side whose fingerprint the other side does not have, in report order.
   std::vector<model::Finding> newFindings;
   std::vector<model::Finding> fixedFindings;
 
   bool empty() const {
-    return policies.empty() && attachments.empty() && effective.empty() && newFindings.empty() &&
-           fixedFindings.empty();
+    return policies.empty() && attachments.empty() && effective.empty() && kuma.empty() &&
+           linkerd.empty() && newFindings.empty() && fixedFindings.empty();
   }
 };
 

@@ -21,6 +21,8 @@ struct Summary {
   std::size_t targets = 0, fields = 0;
   std::size_t newBySeverity[3] = {0, 0, 0};  // by model::Severity
   std::size_t fixed = 0;
+  std::size_t kumaProxies = 0, kumaFields = 0;
+  std::size_t linkerdPorts = 0, linkerdChanges = 0;
 };
 
 Summary summarize(const diff::Result& d) {
@@ -35,6 +37,14 @@ Summary summarize(const diff::Result& d) {
   s.targets = targets.size();
   for (const model::Finding& f : d.newFindings) ++s.newBySeverity[static_cast<int>(f.severity)];
   s.fixed = d.fixedFindings.size();
+  std::set<std::string_view> proxies;
+  for (const diff::KumaChange& k : d.kuma) proxies.insert(k.proxy);
+  s.kumaProxies = proxies.size();
+  s.kumaFields = d.kuma.size();
+  std::set<std::pair<std::string_view, std::int64_t>> ports;
+  for (const diff::LinkerdChange& l : d.linkerd) ports.emplace(l.workload, l.port);
+  s.linkerdPorts = ports.size();
+  s.linkerdChanges = d.linkerd.size();
   return s;
 }
 
@@ -66,6 +76,22 @@ std::string pathText(const std::vector<std::string>& path, std::string_view sepa
 
 std::string valueText(const std::optional<std::string>& v) {
   return v ? *v : "(unset)";
+}
+
+// Who set a Kuma field on each side: one name when the same policy did.
+std::string kumaFrom(const diff::KumaChange& k) {
+  if (k.beforeFrom.empty() || k.afterFrom.empty() || k.beforeFrom == k.afterFrom)
+    return k.afterFrom.empty() ? k.beforeFrom : k.afterFrom;
+  return k.beforeFrom + " -> " + k.afterFrom;
+}
+
+std::string kumaCounts(const Summary& s) {
+  return plural(s.kumaFields, "field") + " on " + std::to_string(s.kumaProxies) +
+         (s.kumaProxies == 1 ? " proxy" : " proxies");
+}
+
+std::string linkerdCounts(const Summary& s) {
+  return plural(s.linkerdChanges, "change") + " on " + plural(s.linkerdPorts, "port");
 }
 
 }  // namespace
@@ -113,6 +139,29 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
       }
     }
   }
+  if (!d.kuma.empty()) {
+    out << '\n' << bold << "Kuma" << reset << '\n';
+    const diff::KumaChange* group = nullptr;
+    for (const diff::KumaChange& k : d.kuma) {
+      if (!group || group->proxy != k.proxy || group->policyType != k.policyType ||
+          group->section != k.section) {
+        out << "  " << k.proxy << ": " << k.policyType << " " << k.section << '\n';
+        group = &k;
+      }
+      out << "    " << (k.field.empty() ? "(whole)" : k.field) << ": " << red << valueText(k.before)
+          << reset << " -> " << green << valueText(k.after) << reset << "  [" << kumaFrom(k) << "]";
+      if (!k.at.path.empty()) out << "  " << dim << detail::position(k.at) << reset;
+      out << '\n';
+    }
+  }
+  if (!d.linkerd.empty()) {
+    out << '\n' << bold << "Linkerd" << reset << '\n';
+    for (const diff::LinkerdChange& l : d.linkerd) {
+      out << "  " << l.workload << " port " << l.port << ": " << l.change;
+      if (!l.at.path.empty()) out << "  " << dim << detail::position(l.at) << reset;
+      out << '\n';
+    }
+  }
   auto findings = [&](std::string_view title, const std::vector<model::Finding>& list) {
     if (list.empty()) return;
     out << '\n' << bold << title << reset << '\n';
@@ -129,8 +178,12 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
   }
   out << "policies: " << policyCounts(s) << "; routes: " << s.attached << " attached, "
       << s.detached << " detached; effective policy: " << plural(s.fields, "field") << " on "
-      << plural(s.targets, "target") << "; findings: " << d.newFindings.size() << " new ("
-      << newCounts(s) << "), " << s.fixed << " fixed\n";
+      << plural(s.targets, "target");
+  // The mesh parts only when there are any: the Gateway API summary stays as it was.
+  if (!d.kuma.empty()) out << "; kuma: " << kumaCounts(s);
+  if (!d.linkerd.empty()) out << "; linkerd: " << linkerdCounts(s);
+  out << "; findings: " << d.newFindings.size() << " new (" << newCounts(s) << "), " << s.fixed
+      << " fixed\n";
 }
 
 // --- JSON ------------------------------------------------------------------------------
@@ -173,6 +226,23 @@ void writeDiffJson(std::ostream& out, const DiffReportInput& input) {
                          {"change", diff::changeName(e.change)},
                          {"fields", fields}});
   }
+  Json kuma = Json::array();
+  for (const diff::KumaChange& k : d.kuma)
+    kuma.push_back({{"proxy", k.proxy},
+                    {"policyType", k.policyType},
+                    {"section", k.section},
+                    {"field", k.field},
+                    {"before", k.before ? Json(*k.before) : Json(nullptr)},
+                    {"after", k.after ? Json(*k.after) : Json(nullptr)},
+                    {"beforeFrom", k.beforeFrom},
+                    {"afterFrom", k.afterFrom},
+                    {"location", detail::locationJson(k.at)}});
+  Json linkerd = Json::array();
+  for (const diff::LinkerdChange& l : d.linkerd)
+    linkerd.push_back({{"workload", l.workload},
+                       {"port", l.port},
+                       {"change", l.change},
+                       {"location", detail::locationJson(l.at)}});
   auto findings = [&](const std::vector<model::Finding>& list) {
     Json array = Json::array();
     for (const model::Finding& f : list) array.push_back(detail::findingJson(f, input.rules));
@@ -198,6 +268,23 @@ void writeDiffJson(std::ostream& out, const DiffReportInput& input) {
       {"attachments", attachments},
       {"effective", effective},
       {"findings", {{"new", findings(d.newFindings)}, {"fixed", findings(d.fixedFindings)}}}};
+  // Kuma's and Linkerd's parts when either side has a proxy or workload with changes, before
+  // the findings; a diff without them keeps the document it always had.
+  if (!d.kuma.empty() || !d.linkerd.empty()) {
+    Json withMesh;
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+      if (it.key() == "findings") {
+        withMesh["kuma"] = kuma;
+        withMesh["linkerd"] = linkerd;
+      }
+      withMesh[it.key()] = it.value();
+    }
+    withMesh["summary"]["kumaProxies"] = s.kumaProxies;
+    withMesh["summary"]["kumaFields"] = s.kumaFields;
+    withMesh["summary"]["linkerdPorts"] = s.linkerdPorts;
+    withMesh["summary"]["linkerdChanges"] = s.linkerdChanges;
+    doc = std::move(withMesh);
+  }
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
@@ -332,6 +419,8 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
           std::to_string(s.detached) + " detached |\n";
   text += "| Effective policy | " + plural(s.fields, "field") + " changed on " +
           plural(s.targets, "target") + " |\n";
+  if (!d.kuma.empty()) text += "| Kuma | " + kumaCounts(s) + " changed |\n";
+  if (!d.linkerd.empty()) text += "| Linkerd | " + linkerdCounts(s) + " |\n";
   text +=
       "| New findings | " + (newTotal ? "**" + newCounts(s) + "**" : std::string("none")) + " |\n";
   text += "| Fixed findings | " + std::to_string(s.fixed) + " |\n\n";
@@ -356,6 +445,18 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
                     (f.after ? code(*f.after) : "_unset_") + " | " + cell(f.cause) + " |\n");
     }
   }
+  Section kuma("Kuma (" + kumaCounts(s) + ")",
+               "| proxy | policy | section | field | before | after | from |\n"
+               "|---|---|---|---|---|---|---|\n");
+  for (const diff::KumaChange& k : d.kuma)
+    kuma.row("| " + code(k.proxy) + " | " + cell(k.policyType) + " | " + cell(k.section) + " | " +
+             code(k.field) + " | " + (k.before ? code(*k.before) : "_unset_") + " | " +
+             (k.after ? code(*k.after) : "_unset_") + " | " + cell(kumaFrom(k)) + " |\n");
+  Section linkerd("Linkerd (" + linkerdCounts(s) + ")",
+                  "| workload | port | change |\n|---|---|---|\n");
+  for (const diff::LinkerdChange& l : d.linkerd)
+    linkerd.row("| " + code(l.workload) + " | " + std::to_string(l.port) + " | " + cell(l.change) +
+                " |\n");
   auto findingRows = [&](Section& section, const std::vector<model::Finding>& list) {
     for (const model::Finding& f : list)
       section.row("| " + std::string(model::toString(f.severity)) + " | " + cell(f.ruleId) + " | " +
@@ -377,7 +478,8 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
   std::string omitted;
   std::string picture = mermaidPicture(input, options, omitted);
   const std::string footer = "<sub>policygraph " + std::string(toolVersion()) + "</sub>\n";
-  for (const Section* section : {&added, &attachments, &effective, &fixed, &policies}) {
+  for (const Section* section :
+       {&added, &attachments, &effective, &linkerd, &kuma, &fixed, &policies}) {
     if (section->empty()) continue;
     std::size_t used = text.size() + footer.size();
     text += section->render(options.maxBytes > used ? options.maxBytes - used : 0);

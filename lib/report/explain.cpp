@@ -37,6 +37,11 @@ Json targetJson(const model::Resource& target, std::string_view section) {
   return t;
 }
 
+// writeKumaExplain's JSON document, in the order JSON output has it; null when it wrote none.
+Json kumaDocument(const std::string& text) {
+  return text.empty() ? Json() : Json::parse(text);
+}
+
 Json explainDocument(const ExplainInput& in) {
   Json policies = Json::array();
   for (const policy::Effective& e : in.effective) {
@@ -72,9 +77,54 @@ Json explainDocument(const ExplainInput& in) {
   if (in.kuma && in.analysis) {
     std::ostringstream kuma;
     writeKumaExplain(kuma, *in.analysis, *in.kuma, true, {});
-    doc["kuma"] = Json::parse(kuma.str());
+    doc["kuma"] = kumaDocument(kuma.str());
   }
   return doc;
+}
+
+using Comments = std::map<std::string, std::string, std::less<>>;
+
+// A Kuma explain document as snapshots hold it: no file, line or column (an unrelated edit
+// would move them), and the policy that set each effective value as a comment beside it.
+void annotateKuma(Json& doc, Comments& comments) {
+  if (!doc.contains("policies")) return;
+  Json& policies = doc["policies"];
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    for (Json& m : policies[i]["matched"]) {
+      m.erase("file");
+      m.erase("line");
+    }
+    Json& rules = policies[i]["rules"];
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      const std::string at =
+          "policies[" + std::to_string(i) + "].rules[" + std::to_string(r) + "].effective";
+      for (Json& p : rules[r]["provenance"]) {
+        p.erase("file");
+        p.erase("line");
+        p.erase("column");
+        const std::string field = p.at("field").get<std::string>();
+        const std::string key = field.empty()          ? at
+                                : field.front() == '[' ? at + field
+                                                       : at + "." + field;
+        comments[key] = p.at("policy").get<std::string>();
+      }
+    }
+  }
+}
+
+void writeKumaYaml(std::ostream& out, const std::string& jsonText,
+                   const ExplainYamlOptions& options) {
+  Json doc = kumaDocument(jsonText);
+  if (doc.is_null()) return;
+  yaml::Writer w;
+  Comments comments;
+  if (options.annotated) annotateKuma(doc, comments);
+  detail::writeYamlValue(
+      w, doc,
+      options.annotated
+          ? detail::YamlLayout{.inlineEmpty = true, .comments = &comments, .listIndexes = true}
+          : detail::YamlLayout{});
+  out << w.str();
 }
 
 std::string compact(const Json& v) {
@@ -112,6 +162,21 @@ void writeExplainYaml(std::ostream& out, const ExplainInput& input,
   w.beginMap();
   for (auto top = document.begin(); top != document.end(); ++top) {
     w.key(top.key());
+    if (top.key() == "linkerd" && input.linkerd) {
+      Comments comments;
+      detail::linkerdComments(*input.linkerd, comments);
+      detail::writeYamlValue(w, *top,
+                             {.inlineEmpty = true, .comments = &comments, .listIndexes = true});
+      continue;
+    }
+    if (top.key() == "kuma" && top->is_object()) {
+      Json kuma = *top;
+      Comments comments;
+      annotateKuma(kuma, comments);
+      detail::writeYamlValue(w, kuma,
+                             {.inlineEmpty = true, .comments = &comments, .listIndexes = true});
+      continue;
+    }
     if (top.key() != "policies" || top->empty()) {
       detail::writeYamlValue(w, *top, layout);
       continue;
@@ -136,6 +201,21 @@ void writeExplainYaml(std::ostream& out, const ExplainInput& input,
   }
   w.endMap();
   out << w.str();
+}
+
+void writeKumaExplainYaml(std::ostream& out, const analysis::Analysis& analysis,
+                          const model::Resource& target, const ExplainYamlOptions& options) {
+  std::ostringstream json;
+  writeKumaExplain(json, analysis, target, true, {});
+  writeKumaYaml(out, json.str(), options);
+}
+
+void writeKumaExplainYaml(std::ostream& out, const analysis::Analysis& analysis,
+                          const graph::kuma::Dataplane& dataplane,
+                          const ExplainYamlOptions& options) {
+  std::ostringstream json;
+  writeKumaExplain(json, analysis, dataplane, true, {});
+  writeKumaYaml(out, json.str(), options);
 }
 
 void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOptions& options) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "lib/model/parallel.h"
 #include "lib/policy/kuma/kuma.h"
@@ -492,25 +493,49 @@ void writeProxyExplain(std::ostream& out, const analysis::Analysis& a, std::stri
 
 }  // namespace
 
-void writeKumaExplain(std::ostream& out, const analysis::Analysis& a, const model::Resource& target,
-                      bool asJson, const TextOptions& options) {
-  (void)options;
+namespace {
+
+// The proxy explain shows for a Dataplane or MeshGateway object; nullopt when the topology has
+// none by that name.
+std::optional<kuma::Proxy> proxyOfTarget(const analysis::Analysis& a,
+                                         const model::Resource& target) {
   kuma::Proxy proxy;
   if (target.kind == "Dataplane") {
     const graph::kuma::Dataplane* dp = a.kuma.dataplane(target.mesh, target.name);
-    if (!dp) return;
-    proxy = {dp->resource, dp, a.kuma.gatewayOf(*dp), dp->gatewayTags};
-  } else {
-    const graph::kuma::MeshGateway* gw = a.kuma.gateway(target.mesh, target.name);
-    if (!gw) return;
-    proxy.resource = gw->resource;
-    proxy.gateway = gw;
-    if (!gw->selectors.empty()) proxy.gatewayTags = gw->selectors.front();
+    if (!dp) return std::nullopt;
+    return kuma::Proxy{dp->resource, dp, a.kuma.gatewayOf(*dp), dp->gatewayTags};
   }
+  const graph::kuma::MeshGateway* gw = a.kuma.gateway(target.mesh, target.name);
+  if (!gw) return std::nullopt;
+  proxy.resource = gw->resource;
+  proxy.gateway = gw;
+  if (!gw->selectors.empty()) proxy.gatewayTags = gw->selectors.front();
+  return proxy;
+}
+
+std::vector<std::string> typesMatched(const analysis::Analysis& a, std::string_view mesh,
+                                      const kuma::Proxy& proxy) {
+  kuma::Settings settings;
+  settings.systemNamespace = a.config.kumaSystemNamespace;
+  std::vector<kuma::Policy> policies = kuma::readPolicies(a.store, mesh, settings);
+  std::vector<std::string> out;
+  for (const kuma::TypeRules& tr :
+       kuma::buildProxyRules(proxy, policies, a.store, a.kuma, settings))
+    if (!tr.matched.empty()) out.push_back(tr.type);
+  return out;
+}
+
+}  // namespace
+
+void writeKumaExplain(std::ostream& out, const analysis::Analysis& a, const model::Resource& target,
+                      bool asJson, const TextOptions& options) {
+  (void)options;
+  std::optional<kuma::Proxy> proxy = proxyOfTarget(a, target);
+  if (!proxy) return;
   json t = {{"kind", std::string(target.kind)},
             {"mesh", std::string(target.mesh)},
             {"name", std::string(target.name)}};
-  writeProxyExplain(out, a, target.mesh, proxy, std::move(t), target.display(), asJson);
+  writeProxyExplain(out, a, target.mesh, *proxy, std::move(t), target.display(), asJson);
 }
 
 void writeKumaExplain(std::ostream& out, const analysis::Analysis& a,
@@ -527,6 +552,18 @@ void writeKumaExplain(std::ostream& out, const analysis::Analysis& a,
                         " (mesh " + std::string(dp.mesh) + ", derived from " +
                         dp.resource->display() + ")",
                     asJson);
+}
+
+std::vector<std::string> kumaPolicyTypes(const analysis::Analysis& a,
+                                         const model::Resource& target) {
+  std::optional<kuma::Proxy> proxy = proxyOfTarget(a, target);
+  return proxy ? typesMatched(a, target.mesh, *proxy) : std::vector<std::string>{};
+}
+
+std::vector<std::string> kumaPolicyTypes(const analysis::Analysis& a,
+                                         const graph::kuma::Dataplane& dp) {
+  if (!dp.derived) return kumaPolicyTypes(a, *dp.resource);
+  return typesMatched(a, dp.mesh, {dp.resource, &dp, a.kuma.gatewayOf(dp), dp.gatewayTags});
 }
 
 }  // namespace pg::report

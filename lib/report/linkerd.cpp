@@ -145,6 +145,35 @@ Json linkerdInboundJson(const ld::WorkloadInbound& inbound) {
   return {{"inbound", ports}};
 }
 
+void linkerdComments(const ld::WorkloadInbound& inbound,
+                     std::map<std::string, std::string, std::less<>>& comments) {
+  auto sourcesText = [](const ld::Authorization& a) {
+    std::string text;
+    for (const model::Resource* r : a.sources) text += (text.empty() ? "" : ", ") + r->display();
+    return text;
+  };
+  auto authorizations = [&](const std::vector<ld::Authorization>& list, const std::string& at) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (!list[i].sources.empty())
+        comments[at + "[" + std::to_string(i) + "].ref.name"] = "from " + sourcesText(list[i]);
+  };
+  for (std::size_t i = 0; i < inbound.ports.size(); ++i) {
+    const ld::InboundPort& p = inbound.ports[i];
+    const std::string port = "inbound[" + std::to_string(i) + "]";
+    if (p.server) comments[port + ".server.name"] = "from " + p.server->display();
+    authorizations(p.authorizations, port + ".authorizations");
+    for (const auto& [list, key] :
+         {std::pair{&p.httpRoutes, "httpRoutes"}, std::pair{&p.grpcRoutes, "grpcRoutes"}}) {
+      for (std::size_t r = 0; r < list->size(); ++r) {
+        const ld::InboundRoute& route = (*list)[r];
+        const std::string at = port + "." + key + "[" + std::to_string(r) + "]";
+        if (route.resource) comments[at + ".ref.name"] = "from " + route.resource->display();
+        authorizations(route.authorizations, at + ".authorizations");
+      }
+    }
+  }
+}
+
 void writeLinkerdText(std::ostream& out, const ld::WorkloadInbound& inbound, bool color) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   auto dim = [&](const std::string& s) { return color ? "\033[2m" + s + "\033[0m" : s; };

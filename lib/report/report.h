@@ -94,6 +94,20 @@ void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
 void writeKumaExplain(std::ostream& out, const analysis::Analysis& analysis,
                       const graph::kuma::Dataplane& dataplane, bool asJson,
                       const TextOptions& options);
+// `explain --format yaml` on them: the same document as JSON, in YAML. `annotated` (snapshots)
+// leaves out files, lines and columns (an unrelated edit must not change a snapshot) and puts
+// after each effective value a comment naming the policy that set it.
+void writeKumaExplainYaml(std::ostream& out, const analysis::Analysis& analysis,
+                          const model::Resource& target, const ExplainYamlOptions& options = {});
+void writeKumaExplainYaml(std::ostream& out, const analysis::Analysis& analysis,
+                          const graph::kuma::Dataplane& dataplane,
+                          const ExplainYamlOptions& options = {});
+// The Kuma policy types some policy of which selects the proxy, in explain's order (empty: no
+// Kuma policy reaches it).
+std::vector<std::string> kumaPolicyTypes(const analysis::Analysis& analysis,
+                                         const model::Resource& target);
+std::vector<std::string> kumaPolicyTypes(const analysis::Analysis& analysis,
+                                         const graph::kuma::Dataplane& dataplane);
 
 // `policygraph access`: may this client make this request (policy::AccessResult), for people
 // and as the JSON document of README "access".

@@ -70,9 +70,11 @@ void writeLaidOut(yaml::Writer& w, const Json& v, const YamlLayout& layout,
         w.emptyList();
         break;
       }
-      below.comments = nullptr;  // provenance never points into a list
+      if (!layout.listIndexes) below.comments = nullptr;  // provenance never points into a list
       w.beginList();
-      for (const Json& e : v) writeLaidOut(w, e, below, field);
+      for (std::size_t i = 0; i < v.size(); ++i)
+        writeLaidOut(w, v[i], below,
+                     below.comments ? field + "[" + std::to_string(i) + "]" : field);
       w.endList();
       break;
     case Json::value_t::string:

@@ -30,6 +30,9 @@ struct YamlLayout {
   // after a scalar or an empty value, on its key's line before a block. Nothing under a value
   // with a comment is looked up (provenance names values taken whole).
   const std::map<std::string, std::string, std::less<>>* comments = nullptr;
+  // Comments are looked up inside lists too, by `field[index]` (the Kuma and Linkerd sections
+  // of explain, whose entries are lists).
+  bool listIndexes = false;
 };
 void writeYamlValue(yaml::Writer& w, const Json& v, const YamlLayout& layout = {});
 

@@ -12,8 +12,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <unordered_map>
 
 #include "lib/load/sources.h"
+#include "lib/policy/linkerd/access.h"
 #include "lib/report/report.h"
 #include "lib/yaml/parser.h"
 
@@ -32,13 +34,55 @@ constexpr std::string_view kHeader =
     "# the content of `policygraph explain` for it, with a comment after each value naming the\n"
     "# policy it came from (role, level). Review changes; do not edit.\n";
 
-std::string renderOne(const model::Resource& object,
-                      const std::vector<policy::Effective>& effective) {
+// The header of a file with a Kuma or Linkerd section, whose comments name policies and
+// objects without roles and levels.
+constexpr std::string_view kMeshHeader =
+    "# the content of `policygraph explain` for it, with a comment naming the policy or object\n"
+    "# each value or entry came from. Review changes; do not edit.\n";
+
+std::string headerOf(const model::Resource& object, bool mesh) {
+  return "# Effective policies on " + object.display() +
+         ", written by `policygraph snapshot --update`:\n" +
+         std::string(mesh ? kMeshHeader : kHeader);
+}
+
+// What one object's snapshot shows: its GEP-713-style effective policies, and for a workload
+// the inbound policy Linkerd serves it and the Kuma proxy derived from it.
+struct Parts {
+  const std::vector<policy::Effective>* effective = nullptr;
+  const policy::linkerd::WorkloadInbound* linkerd = nullptr;
+  const graph::kuma::Dataplane* kuma = nullptr;
+  std::vector<std::string> kumaTypes;
+};
+
+std::string contentsOf(const Parts& parts) {
+  std::string out;
+  auto add = [&](const std::string& what) {
+    if (out.find(what) == std::string::npos) out += (out.empty() ? "" : ", ") + what;
+  };
+  if (parts.effective)
+    for (const policy::Effective& e : *parts.effective) add(e.profile->kind);
+  if (parts.linkerd) add("Linkerd inbound");
+  for (const std::string& type : parts.kumaTypes) add("Kuma " + type);
+  return out;
+}
+
+std::string renderOne(const analysis::Analysis& a, const model::Resource& object,
+                      const Parts& parts) {
+  static const std::vector<policy::Effective> none;
   std::ostringstream out;
-  out << "# Effective policies on " << object.display()
-      << ", written by `policygraph snapshot --update`:\n"
-      << kHeader;
-  report::writeExplainYaml(out, {object, {}, effective}, {.annotated = true});
+  out << headerOf(object, parts.linkerd || parts.kuma);
+  report::writeExplainYaml(
+      out, {object, {}, parts.effective ? *parts.effective : none, parts.linkerd, parts.kuma, &a},
+      {.annotated = true});
+  return out.str();
+}
+
+// A Universal or Kubernetes-form Dataplane, or a MeshGateway: Kuma's explain of the proxy.
+std::string renderKumaProxy(const analysis::Analysis& a, const model::Resource& object) {
+  std::ostringstream out;
+  out << headerOf(object, true);
+  report::writeKumaExplainYaml(out, a, object, {.annotated = true});
   return out.str();
 }
 
@@ -123,7 +167,10 @@ const model::Resource* objectOf(const analysis::Analysis& a, std::string_view fi
     start = slash + 1;
   }
   std::vector<const model::Resource*> found;
-  if (parts.size() == 3) found = a.store.findByKind(parts[0], parts[1], parts[2]);
+  if (parts.size() == 3 && parts[1].starts_with("@"))
+    found = a.store.findInMesh(parts[0], std::string_view(parts[1]).substr(1), parts[2]);
+  else if (parts.size() == 3)
+    found = a.store.findByKind(parts[0], parts[1], parts[2]);
   if (parts.size() == 2) found = a.store.findByKind(parts[0], "", parts[1]);
   return found.empty() ? nullptr : found.front();
 }
@@ -254,15 +301,52 @@ bool checked(const analysis::Analysis& a) {
 
 std::string fileNameOf(const model::Resource& object) {
   std::string file(object.kind);
-  if (!object.namespace_.empty()) file += "/" + std::string(object.namespace_);
+  // A Universal object is named within its mesh; `@` starts no Kubernetes namespace.
+  if (object.universal)
+    file += "/@" + std::string(object.mesh);
+  else if (!object.namespace_.empty())
+    file += "/" + std::string(object.namespace_);
   return file + "/" + std::string(object.name) + std::string(kExtension);
 }
 
 std::vector<Snapshot> render(const analysis::Analysis& a) {
   std::vector<Snapshot> out;
-  for (const policy::ObjectEffective& o : a.policies.effective) {
-    if (o.effective.empty()) continue;
-    out.push_back({fileNameOf(*o.object), o.object, renderOne(*o.object, o.effective)});
+  // Objects in the order they are first met; each gets one file.
+  std::vector<const model::Resource*> order;
+  std::unordered_map<const model::Resource*, Parts> parts;
+  auto partsOf = [&](const model::Resource* object) -> Parts& {
+    auto [it, added] = parts.try_emplace(object);
+    if (added) order.push_back(object);
+    return it->second;
+  };
+  for (const policy::ObjectEffective& o : a.policies.effective)
+    if (!o.effective.empty()) partsOf(o.object).effective = &o.effective;
+  // Linkerd: every workload it injects, with the inbound policy each port is served.
+  for (const policy::linkerd::WorkloadInbound& w : a.linkerd.workloads)
+    if (!w.ports.empty() && policy::linkerd::injected(a.store, *w.workload, nullptr))
+      partsOf(w.workload).linkerd = &w;
+  // Kuma: every proxy some policy selects; a derived one is its workload's.
+  auto addProxy = [&](const model::Resource& object, std::vector<std::string> types) {
+    out.push_back({fileNameOf(object), &object, renderKumaProxy(a, object),
+                   contentsOf({.kumaTypes = std::move(types)})});
+  };
+  for (const graph::kuma::Dataplane& dp : a.kuma.dataplanes) {
+    std::vector<std::string> types = report::kumaPolicyTypes(a, dp);
+    if (types.empty()) continue;
+    if (!dp.derived) {
+      addProxy(*dp.resource, std::move(types));
+      continue;
+    }
+    Parts& p = partsOf(dp.resource);
+    p.kuma = &dp;
+    p.kumaTypes = std::move(types);
+  }
+  for (const graph::kuma::MeshGateway& gw : a.kuma.gateways)
+    if (std::vector<std::string> types = report::kumaPolicyTypes(a, *gw.resource); !types.empty())
+      addProxy(*gw.resource, std::move(types));
+  for (const model::Resource* object : order) {
+    const Parts& p = parts[object];
+    out.push_back({fileNameOf(*object), object, renderOne(a, *object, p), contentsOf(p)});
   }
   std::sort(out.begin(), out.end(),
             [](const Snapshot& x, const Snapshot& y) { return x.file < y.file; });
@@ -333,14 +417,15 @@ std::vector<Drift> compare(const analysis::Analysis& a, const fs::path& folder) 
   for (const Snapshot& s : snapshots) {
     std::optional<std::string> disk = readFile(folder / s.file);
     if (!disk) {
-      out.push_back({DriftKind::Missing, s.file, reported(s.file), s.object, 1, {}, {}});
+      out.push_back(
+          {DriftKind::Missing, s.file, reported(s.file), s.object, s.contents, 1, {}, {}});
       continue;
     }
     if (*disk == s.text) continue;
     std::vector<std::string_view> was = linesOf(*disk), now = linesOf(s.text);
     std::size_t line = 0;
     while (line < was.size() && line < now.size() && was[line] == now[line]) ++line;
-    Drift d{DriftKind::Changed, s.file, reported(s.file), s.object, 1, {}, {}};
+    Drift d{DriftKind::Changed, s.file, reported(s.file), s.object, s.contents, 1, {}, {}};
     // Lines only the new text has are reported at the last line the file has.
     std::size_t at = std::min(line, was.empty() ? 0 : was.size() - 1);
     d.line = static_cast<std::uint32_t>(at + 1);
@@ -356,7 +441,7 @@ std::vector<Drift> compare(const analysis::Analysis& a, const fs::path& folder) 
   }
   for (const std::string& file : filesIn(folder)) {
     if (expected.count(file)) continue;
-    Drift d{DriftKind::Orphaned, file, reported(file), objectOf(a, file), 1, {}, {}};
+    Drift d{DriftKind::Orphaned, file, reported(file), objectOf(a, file), {}, 1, {}, {}};
     if (std::optional<std::string> disk = readFile(folder / file)) {
       std::vector<std::string_view> lines = linesOf(*disk);
       if (!lines.empty()) d.lineText = std::string(lines.front());

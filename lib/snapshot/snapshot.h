@@ -28,12 +28,19 @@ struct Snapshot {
   std::string file;  // relative to the folder, '/'-separated: Kind/namespace/name.yaml
   const model::Resource* object = nullptr;
   std::string text;
+  // What it records, for messages: the policy kinds, `Linkerd inbound`, `Kuma MeshTimeout`.
+  std::string contents;
 };
 
-// `Kind/namespace/name.yaml`, or `Kind/name.yaml` for cluster-scoped objects.
+// `Kind/namespace/name.yaml`, `Kind/name.yaml` for cluster-scoped objects, and
+// `Kind/@mesh/name.yaml` for Kuma Universal objects (a name is unique only within its mesh;
+// no namespace starts with `@`).
 std::string fileNameOf(const model::Resource& object);
 
-// The snapshot of every object with effective policies, ordered by file name.
+// The snapshot of every object some policy reaches, ordered by file name: each object with
+// GEP-713-style effective policies; each workload Linkerd injects (its `linkerd.inbound`); each
+// Kuma proxy at least one Kuma policy selects (a Dataplane or MeshGateway object, or the
+// workload a Kubernetes proxy is derived from, whose file then holds the `kuma` section).
 std::vector<Snapshot> render(const analysis::Analysis& analysis);
 
 struct UpdateResult {
@@ -57,6 +64,7 @@ struct Drift {
   std::string file;  // relative to the folder
   std::string path;  // of the snapshot file, relative to the repository root as reports show it
   const model::Resource* object = nullptr;  // Changed, Missing: the object; Orphaned: if it exists
+  std::string contents;                     // Changed, Missing: Snapshot::contents
   std::uint32_t line = 1;                   // Changed: the first line that differs
   std::string lineText;                     // Changed: that line on disk, for the location's end
   // Changed: each field that differs, `field: before → after`, in file order.

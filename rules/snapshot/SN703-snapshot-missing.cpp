@@ -14,6 +14,7 @@ void check(Context& ctx) {
         if (kinds.find(e.profile->kind) == std::string::npos)
           kinds += (kinds.empty() ? "" : ", ") + e.profile->kind;
     }
+    if (kinds.empty()) kinds = d.contents;  // Kuma and Linkerd: what lib/snapshot says
     // The object, not the file that does not exist: that is what a reviewer opens.
     model::Finding& f = ctx.report(
         d.object->locateField(d.object->metadata(), "name"),

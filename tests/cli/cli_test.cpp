@@ -638,3 +638,71 @@ TEST_CASE(
             "explain Dataplane/dp-1 --mesh m --format kuma-inspect --view policies --inbound x .")
             .status == 2);
 }
+
+TEST_CASE("explain --format yaml on a Kuma Dataplane: the JSON document, in YAML") {
+  const std::filesystem::path repo =
+      std::filesystem::path(PG_SOURCE_DIR) / "testdata" / "cases" / "snapshot" / "kuma-universal";
+  Run json = run(repo, "explain Dataplane/web-1 --mesh default --format json manifests.yaml");
+  Run yaml = run(repo, "explain Dataplane/web-1 --mesh default --format yaml manifests.yaml");
+  REQUIRE(json.status == 0);
+  REQUIRE(yaml.status == 0);
+  CHECK(yaml.out.find("policies:\n  - kind: MeshTimeout\n    matched:\n") == 0);
+  CHECK(yaml.out.find("kuma-universal/manifests.yaml\n        line: 40\n") != std::string::npos);
+  CHECK(yaml.out.find("          idleTimeout: 1m0s\n") != std::string::npos);
+  CHECK(yaml.out.find("target:\n  kind: Dataplane\n  mesh: default\n  name: web-1\n") !=
+        std::string::npos);
+  // Without --mesh too, and the same document as JSON (written here as JSON again).
+  Run plain = run(repo, "explain Dataplane/web-1 --format yaml manifests.yaml");
+  CHECK(plain.out == yaml.out);
+  CHECK(json.out.find("\"idleTimeout\": \"1m0s\"") != std::string::npos);
+}
+
+TEST_CASE("snapshot --check: a Kuma timeout and a Linkerd authorization change are drift") {
+  pg::testing::TestFolder dir;
+  const std::filesystem::path cases =
+      std::filesystem::path(PG_SOURCE_DIR) / "testdata" / "cases" / "snapshot";
+  dir.write("repo/.policygraph.yaml", "{}\n");
+  dir.write("repo/kuma.yaml", pg::testing::readAll(cases / "kuma-universal" / "manifests.yaml"));
+  dir.write("repo/linkerd.yaml",
+            pg::testing::readAll(cases / "linkerd-inbound" / "manifests.yaml"));
+  const std::filesystem::path repo = dir.path() / "repo";
+  Run update = run(repo, "snapshot --update .");
+  REQUIRE(update.status == 0);
+  CHECK(update.out.find("wrote .policygraph/snapshots/Dataplane/@default/web-1.yaml") !=
+        std::string::npos);
+  CHECK(update.out.find("wrote .policygraph/snapshots/Dataplane/@staging/web-1.yaml") !=
+        std::string::npos);
+  CHECK(update.out.find("wrote .policygraph/snapshots/Deployment/shop/api.yaml") !=
+        std::string::npos);
+  CHECK(update.out.find("legacy") == std::string::npos);
+  CHECK(update.out.find("db-1") == std::string::npos);
+  CHECK(run(repo, "snapshot --check .").status == 0);
+
+  std::string kuma = pg::testing::readAll(repo / "kuma.yaml");
+  kuma.replace(kuma.find("      idleTimeout: 1m\n"), 22, "      idleTimeout: 2m\n");
+  dir.write("repo/kuma.yaml", kuma);
+  std::string linkerd = pg::testing::readAll(repo / "linkerd.yaml");
+  linkerd.replace(linkerd.find("name: frontend}]"), 16, "name: admin}]");
+  dir.write("repo/linkerd.yaml", linkerd);
+  Run drift = run(repo, "snapshot --check .");
+  CHECK(drift.status == 1);
+  CHECK(drift.out.find(".policygraph/snapshots/Dataplane/@default/web-1.yaml:") !=
+        std::string::npos);
+  CHECK(drift.out.find("1m0s → 2m0s") != std::string::npos);
+  CHECK(drift.out.find(".policygraph/snapshots/Deployment/shop/api.yaml:") != std::string::npos);
+  CHECK(drift.out.find("frontend.shop.serviceaccount.identity.linkerd.cluster.local → "
+                       "admin.shop.serviceaccount.identity.linkerd.cluster.local") !=
+        std::string::npos);
+  CHECK(drift.out.find("[SN701]") != std::string::npos);
+
+  // A proxy gone: its snapshot is orphaned, found by the mesh in its name.
+  CHECK(run(repo, "snapshot --update .").status == 0);
+  kuma.replace(kuma.find("name: web-1\nmesh: staging"), 11, "name: web-9");
+  dir.write("repo/kuma.yaml", kuma);
+  Run gone = run(repo, "snapshot --check .");
+  CHECK(gone.status == 1);
+  CHECK(gone.out.find("snapshot .policygraph/snapshots/Dataplane/@staging/web-1.yaml is orphaned: "
+                      "Dataplane/@staging/web-1 is no longer in the input") != std::string::npos);
+  CHECK(gone.out.find("Dataplane/web-9 in mesh staging has effective policies (Kuma MeshRetry) "
+                      "but no snapshot") != std::string::npos);
+}

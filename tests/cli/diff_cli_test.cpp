@@ -192,3 +192,90 @@ TEST_CASE("diff usage errors exit 2 and say why") {
   Run outside = run(dir.path(), "diff base base --max-comment-bytes 10");
   CHECK(outside.status == 2);
 }
+
+namespace {
+
+// A Linkerd and a Kuma Universal repository in `dir/rel`: the snapshot cases' manifests.
+void copyMeshRepo(const TestFolder& dir, const std::string& rel) {
+  const fs::path cases = fs::path(PG_SOURCE_DIR) / "testdata" / "cases" / "snapshot";
+  fs::create_directories(dir.path() / rel);
+  fs::copy_file(cases / "linkerd-inbound" / "manifests.yaml", dir.path() / rel / "linkerd.yaml");
+  fs::copy_file(cases / "kuma-universal" / "manifests.yaml", dir.path() / rel / "kuma.yaml");
+}
+
+// The head opens port 8080 of shop/api to a second client and raises a MeshTimeout.
+void changeMesh(const fs::path& repo) {
+  replaceIn(repo / "kuma.yaml", "      idleTimeout: 1m\n", "      idleTimeout: 2m\n");
+  std::ofstream(repo / "linkerd.yaml", std::ios::app)
+      << "---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: admin, namespace: shop}\n"
+         "---\napiVersion: policy.linkerd.io/v1alpha1\nkind: AuthorizationPolicy\n"
+         "metadata: {name: api-from-admin, namespace: shop}\nspec:\n"
+         "  targetRef: {group: policy.linkerd.io, kind: Server, name: api-http}\n"
+         "  requiredAuthenticationRefs: [{kind: ServiceAccount, name: admin}]\n";
+}
+
+}  // namespace
+
+TEST_CASE("diff of two folders: a Linkerd port opened to a client, a Kuma timeout raised") {
+  TestFolder dir;
+  copyMeshRepo(dir, "base");
+  copyMeshRepo(dir, "head");
+  changeMesh(dir.path() / "head");
+
+  Run text = run(dir.path(), "diff base head");
+  CHECK(text.status == 0);
+  CHECK(text.out.find("\nPolicies\n"
+                      "  added  AuthorizationPolicy/shop/api-from-admin  linkerd.yaml:95:1\n"
+                      "  changed  MeshTimeout/web-outbound in mesh default  kuma.yaml:40:1\n") !=
+        std::string::npos);
+  CHECK(text.out.find("\nKuma\n"
+                      "  Dataplane/web-1 in mesh default: MeshTimeout resource Mesh/default\n"
+                      "    idleTimeout: 1m0s -> 2m0s  [MeshTimeout/web-outbound in mesh default]  "
+                      "kuma.yaml:52:20\n"
+                      "  Dataplane/web-1 in mesh default: MeshTimeout to everything\n"
+                      "    idleTimeout: 1m0s -> 2m0s  [MeshTimeout/web-outbound in mesh default]  "
+                      "kuma.yaml:52:20\n") != std::string::npos);
+  CHECK(text.out.find("\nLinkerd\n"
+                      "  Deployment/shop/api port 8080: now admits ServiceAccount shop/admin from "
+                      "any address (AuthorizationPolicy/api-from-admin)  linkerd.yaml:95:1\n") !=
+        std::string::npos);
+  CHECK(text.out.find("effective policy: 0 fields on 0 targets; kuma: 2 fields on 1 proxy; "
+                      "linkerd: 1 change on 1 port; findings: 0 new") != std::string::npos);
+
+  Run json = run(dir.path(), "diff base head --format json");
+  REQUIRE(json.status == 0);
+  nlohmann::json doc = nlohmann::json::parse(json.out);
+  CHECK(doc["summary"]["kumaFields"] == 2);
+  CHECK(doc["summary"]["linkerdChanges"] == 1);
+  REQUIRE(doc["linkerd"].size() == 1);
+  CHECK(doc["linkerd"][0]["workload"] == "Deployment/shop/api");
+  CHECK(doc["linkerd"][0]["port"] == 8080);
+  CHECK(
+      doc["linkerd"][0]["change"] ==
+      "now admits ServiceAccount shop/admin from any address (AuthorizationPolicy/api-from-admin)");
+  REQUIRE(doc["kuma"].size() == 2);
+  CHECK(doc["kuma"][1]["proxy"] == "Dataplane/web-1 in mesh default");
+  CHECK(doc["kuma"][1]["policyType"] == "MeshTimeout");
+  CHECK(doc["kuma"][1]["section"] == "to everything");
+  CHECK(doc["kuma"][1]["field"] == "idleTimeout");
+  CHECK(doc["kuma"][1]["before"] == "1m0s");
+  CHECK(doc["kuma"][1]["after"] == "2m0s");
+  CHECK(doc["kuma"][1]["afterFrom"] == "MeshTimeout/web-outbound in mesh default");
+  CHECK(doc["kuma"][1]["location"]["line"] == 52);
+
+  Run markdown = run(dir.path(), "diff base head --format markdown");
+  REQUIRE(markdown.status == 0);
+  CHECK(markdown.out.find("| Linkerd | 1 change on 1 port |") != std::string::npos);
+  CHECK(markdown.out.find("| `Deployment/shop/api` | 8080 | now admits ServiceAccount shop/admin "
+                          "from any address (AuthorizationPolicy/api-from-admin) |") !=
+        std::string::npos);
+  CHECK(markdown.out.find("| `Dataplane/web-1 in mesh default` | MeshTimeout | to everything | "
+                          "`idleTimeout` | `1m0s` | `2m0s` | MeshTimeout/web-outbound in mesh "
+                          "default |") != std::string::npos);
+
+  // Back again: the port closes to that client.
+  Run back = run(dir.path(), "diff head base");
+  CHECK(back.out.find("  Deployment/shop/api port 8080: no longer admits ServiceAccount "
+                      "shop/admin from any address (AuthorizationPolicy/api-from-admin)") !=
+        std::string::npos);
+}
