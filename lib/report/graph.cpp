@@ -552,24 +552,32 @@ class Builder {
     return r.universal && !r.mesh.empty() ? "\nmesh " + std::string(r.mesh) : "";
   }
 
+  // What Kuma's control plane makes from a Kubernetes object: the kind Kuma gives it, named and
+  // placed as Kuma names it; the label says where it came from.
+  std::size_t derivedNode(GraphRole role, std::string_view kind, std::string_view prefix,
+                          std::string_view mesh, std::string_view namespace_, std::string_view name,
+                          std::string label) {
+    return node("kuma-derived\x1f" + std::string(kind) + '\x1f' + std::string(mesh) + '\x1f' +
+                    std::string(namespace_) + '\x1f' + std::string(name),
+                readableId(prefix, {namespace_, name}), [&](GraphNode& n) {
+                  n.role = role;
+                  n.kind = kind;
+                  n.namespace_ = namespace_;
+                  n.name = name;
+                  n.label =
+                      std::string(kind) + " " + qualified(namespace_, name) + std::move(label);
+                  n.ref = displayRef(kind, namespace_, name);
+                });
+  }
+
   std::size_t kumaMeshServiceNode(const graph::kuma::MeshService& s) {
     const model::Resource& r = *s.resource;
     if (!s.derived)
       return kumaObjectNode(r, GraphRole::MeshService, "meshservice",
                             "MeshService " + qualified(r.namespace_, r.name) + meshLine(r));
-    // Kuma's control plane makes it from a Service: named after the Service, in its namespace.
-    std::size_t index = node("kuma-derived-service\x1f" + std::string(s.mesh) + '\x1f' +
-                                 std::string(s.namespace_) + '\x1f' + std::string(s.name),
-                             readableId("meshservice", {s.namespace_, s.name}), [&](GraphNode& n) {
-                               n.role = GraphRole::MeshService;
-                               n.kind = "MeshService";
-                               n.namespace_ = s.namespace_;
-                               n.name = s.name;
-                               n.label = "MeshService " + qualified(s.namespace_, s.name) +
-                                         "\nfrom " + r.display() + meshLine(r);
-                               n.ref = displayRef("MeshService", s.namespace_, s.name);
-                             });
-    kumaNodes_.emplace(&r, index);
+    std::size_t index = derivedNode(GraphRole::MeshService, "MeshService", "meshservice", s.mesh,
+                                    s.namespace_, s.name, "\nfrom " + r.display());
+    kumaNodes_.emplace(&r, index);  // a `to` item naming it resolves to the Service
     return index;
   }
 
@@ -578,20 +586,8 @@ class Builder {
       return kumaObjectNode(
           *dp.resource, GraphRole::Workload, "dataplane",
           "Dataplane " + qualified(dp.resource->namespace_, dp.name) + meshLine(*dp.resource));
-    // The proxy Kuma injects into a workload: the drawing names the workload it runs in.
-    std::size_t index = node("kuma-derived-proxy\x1f" + std::string(dp.mesh) + '\x1f' +
-                                 std::string(dp.namespace_) + '\x1f' + std::string(dp.name),
-                             readableId("dataplane", {dp.namespace_, dp.name}), [&](GraphNode& n) {
-                               n.role = GraphRole::Workload;
-                               n.kind = "Dataplane";
-                               n.namespace_ = dp.namespace_;
-                               n.name = dp.name;
-                               n.label = "Dataplane " + qualified(dp.namespace_, dp.name) +
-                                         "\nproxy of " + dp.resource->display() +
-                                         meshLine(*dp.resource);
-                               n.ref = displayRef("Dataplane", dp.namespace_, dp.name);
-                             });
-    return index;
+    return derivedNode(GraphRole::Workload, "Dataplane", "dataplane", dp.mesh, dp.namespace_,
+                       dp.name, "\nproxy of " + dp.resource->display());
   }
 
   std::optional<std::size_t> meshNodeOf(std::string_view mesh) const {
