@@ -688,8 +688,9 @@ class Builder {
     for (const policy::kuma::ResolvedTarget& t : targets)
       if (std::optional<std::size_t> target = kumaNodeOf(t.resource)) {
         edge(self, *target, kind, true, {},
-             kind == ek::kPolicy ? t.section
-                                 : std::string(kind) + (t.section.empty() ? "" : " " + t.section));
+             kind == ek::kPolicy || kind == ek::kBackend
+                 ? t.section
+                 : std::string(kind) + (t.section.empty() ? "" : " " + t.section));
         drawn = true;
       }
     if (!drawn && ref.kind != "Mesh" && !ref.name.empty()) kumaMissing(self, ref, kind);
@@ -725,6 +726,20 @@ class Builder {
     }
     for (const policy::kuma::Item& item : p.to) kumaRefEdges(self, p, item.ref, ek::kTo);
     for (const policy::kuma::Item& item : p.from) kumaRefEdges(self, p, item.ref, ek::kFrom);
+    if (!route) return;
+    // Where a route sends traffic: the backendRefs of its rules, as a Gateway API rule's.
+    for (const policy::kuma::Item& item : p.to)
+      for (yaml::NodeRef rule : item.conf.get("rules").items())
+        for (yaml::NodeRef backend : rule.get("default").get("backendRefs").items()) {
+          policy::kuma::TargetRef ref;
+          ref.present = true;
+          ref.kind = backend.get("kind").str();
+          ref.name = backend.get("name").str();
+          ref.namespace_ = backend.get("namespace").str();
+          if (ref.kind == "MeshService" || ref.kind == "MeshExternalService" ||
+              ref.kind == "MeshMultiZoneService")
+            kumaRefEdges(self, p, ref, ek::kBackend);
+        }
   }
 
   // ---- Linkerd: Servers, the workloads they serve, routes on them, authorizations. ----

@@ -355,6 +355,7 @@ TEST_CASE("graph JSON, Kuma Universal: mesh members, endpoints, gateway route, p
       {"meshservice_backend", "dataplane_backend_1", "endpoint", true, ""},
       {"meshgateway_edge", "policy_meshhttproute_edge_to_backend", "gateway-route", true, ""},
       {"policy_meshhttproute_edge_to_backend", "mesh_default", "to", true, ""},
+      {"policy_meshhttproute_edge_to_backend", "meshservice_backend", "backend", true, ""},
       {"policy_meshtimeout_backend_timeouts", "dataplane_backend_1", "policy", true, ""},
       {"policy_meshtimeout_backend_timeouts", "meshexternalservice_payments", "to", true, ""},
       {"policy_meshtrafficpermission_allow_all", "meshservice_backend", "policy", true, ""},
@@ -501,12 +502,14 @@ TEST_CASE("graph --focus on mesh objects: ancestors and descendants, not the who
   dir.write("k8s/linkerd.yaml", kLinkerd);
   analysis::Analysis a = analyze(dir);
 
-  // A proxy: its mesh, the MeshService it implements and the policies that select either; a
-  // policy whose `to` or `from` names the mesh does not come along.
+  // A proxy: its mesh, the MeshService it implements, the route sending to that and the gateway
+  // it is on, and the policies that select any of them; a policy whose `to` or `from` names the
+  // mesh does not come along.
   report::Graph proxy = report::buildGraph(a);
   REQUIRE(report::focusGraph(proxy, "Dataplane/backend-1"));
   CHECK(idsOf(proxy) == std::vector<std::string>{
-                            "mesh_default", "meshservice_backend", "dataplane_backend_1",
+                            "mesh_default", "meshgateway_edge", "meshservice_backend",
+                            "dataplane_backend_1", "policy_meshhttproute_edge_to_backend",
                             "policy_meshtimeout_backend_timeouts",
                             "policy_meshtrafficpermission_allow_all", "policy_meshretry_lost"});
 
@@ -536,9 +539,11 @@ TEST_CASE("graph --focus on mesh objects: ancestors and descendants, not the who
 
   report::Graph gateway = report::buildGraph(a);
   REQUIRE(report::focusGraph(gateway, "MeshGateway/edge"));
-  // A policy on the whole mesh is above it; what the route's `to` names (the mesh) is not.
+  // A policy on the whole mesh is above it; the route on it and the service it sends to are
+  // below; what the route's `to` names (the mesh) is not.
   CHECK(idsOf(gateway) ==
-        std::vector<std::string>{"mesh_default", "meshgateway_edge", "dataplane_edge_1",
+        std::vector<std::string>{"mesh_default", "meshgateway_edge", "meshservice_backend",
+                                 "dataplane_backend_1", "dataplane_edge_1",
                                  "policy_meshhttproute_edge_to_backend", "policy_meshretry_lost"});
 
   // A policy: its top-level target with what is below it, and what its items name.
