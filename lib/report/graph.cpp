@@ -832,10 +832,11 @@ class Builder {
 
   void addLinkerd() {
     namespace ld = policy::linkerd;
-    if (a_.linkerd.serverParents.empty() && a_.store.ofKind(ld::kPolicyGroup, "Server").empty() &&
-        a_.store.ofKind(ld::kPolicyGroup, "AuthorizationPolicy").empty() &&
-        a_.store.ofKind(ld::kPolicyGroup, "ServerAuthorization").empty())
-      return;
+    bool present = !a_.linkerd.serverParents.empty();
+    for (std::string_view kind : {"Server", "AuthorizationPolicy", "ServerAuthorization",
+                                  "HTTPRoute", "MeshTLSAuthentication", "NetworkAuthentication"})
+      present = present || !a_.store.ofKind(ld::kPolicyGroup, kind).empty();
+    if (!present) return;
     for (const ld::Ignored& i : a_.linkerd.ignored) ignored_.insert(i.object);
     for (const model::Resource* s : a_.store.ofKind(ld::kPolicyGroup, "Server")) serverNode(*s);
     // Server -> workload, one edge per pair listing the ports the Server won.
