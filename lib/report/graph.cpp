@@ -532,17 +532,24 @@ class Builder {
 
   // ---- Kuma: meshes, the services and proxies in them, MeshGateways and every policy. ----
 
+  // The node of an object of the input, drawn under its own kind, namespace and name.
+  std::size_t objectNode(const std::string& identity, std::string readable,
+                         const model::Resource& r, GraphRole role, std::string label) {
+    return node(identity, std::move(readable), [&](GraphNode& n) {
+      n.role = role;
+      n.kind = r.kind;
+      n.namespace_ = r.namespace_;
+      n.name = r.name;
+      n.label = std::move(label);
+      n.ref = displayRef(r.kind, r.namespace_, r.name);
+    });
+  }
+
   std::size_t kumaObjectNode(const model::Resource& r, GraphRole role, std::string_view prefix,
                              std::string label) {
-    std::size_t index = node(objectKey(r.kind, r.namespace_, r.name) + '\x1f' + std::string(r.mesh),
-                             readableId(prefix, {r.namespace_, r.name}), [&](GraphNode& n) {
-                               n.role = role;
-                               n.kind = r.kind;
-                               n.namespace_ = r.namespace_;
-                               n.name = r.name;
-                               n.label = std::move(label);
-                               n.ref = displayRef(r.kind, r.namespace_, r.name);
-                             });
+    std::size_t index =
+        objectNode(objectKey(r.kind, r.namespace_, r.name) + '\x1f' + std::string(r.mesh),
+                   readableId(prefix, {r.namespace_, r.name}), r, role, std::move(label));
     kumaNodes_.emplace(&r, index);
     return index;
   }
@@ -651,15 +658,10 @@ class Builder {
     const model::Resource& r = *p.resource;
     bool route = p.type == "MeshHTTPRoute" || p.type == "MeshTCPRoute";
     std::size_t index =
-        node(objectKey(r.kind, r.namespace_, r.name) + '\x1f' + std::string(r.mesh),
-             readableId("policy", {r.kind, r.namespace_, r.name}), [&](GraphNode& n) {
-               n.role = route ? GraphRole::Route : GraphRole::Policy;
-               n.kind = r.kind;
-               n.namespace_ = r.namespace_;
-               n.name = r.name;
-               n.label = std::string(r.kind) + "\n" + qualified(r.namespace_, r.name) + meshLine(r);
-               n.ref = displayRef(r.kind, r.namespace_, r.name);
-             });
+        objectNode(objectKey(r.kind, r.namespace_, r.name) + '\x1f' + std::string(r.mesh),
+                   readableId("policy", {r.kind, r.namespace_, r.name}), r,
+                   route ? GraphRole::Route : GraphRole::Policy,
+                   std::string(r.kind) + "\n" + qualified(r.namespace_, r.name) + meshLine(r));
     kumaNodes_.emplace(&r, index);
     return index;
   }
@@ -745,16 +747,15 @@ class Builder {
   // ---- Linkerd: Servers, the workloads they serve, routes on them, authorizations. ----
 
   std::size_t linkerdObjectNode(const model::Resource& r, GraphRole role, std::string_view prefix) {
-    return node(objectKey(std::string(r.group) + "/" + std::string(r.kind), r.namespace_, r.name),
-                readableId(prefix, {r.kind, r.namespace_, r.name}), [&](GraphNode& n) {
-                  n.role = role;
-                  n.kind = r.kind;
-                  n.namespace_ = r.namespace_;
-                  n.name = r.name;
-                  n.label = std::string(r.kind) + " " + qualified(r.namespace_, r.name);
-                  n.ref = displayRef(r.kind, r.namespace_, r.name);
-                  if (ignored_.count(&r)) n.status = st::kRejected;
-                });
+    std::size_t count = graph_.nodes.size();
+    std::size_t index = objectNode(
+        objectKey(std::string(r.group) + "/" + std::string(r.kind), r.namespace_, r.name),
+        readableId(prefix, {r.kind, r.namespace_, r.name}), r, role,
+        std::string(r.kind) + " " + qualified(r.namespace_, r.name));
+    // An object Linkerd's index leaves out; a route's own status then comes from its parents.
+    if (graph_.nodes.size() > count && ignored_.count(&r))
+      graph_.nodes[index].status = st::kRejected;
+    return index;
   }
 
   std::size_t serverNode(const model::Resource& server) {
@@ -854,15 +855,9 @@ class Builder {
       if (served.empty()) continue;
       const model::Resource& r = *w.workload;
       std::size_t workload =
-          node(objectKey(r.kind, r.namespace_, r.name),
-               readableId("workload", {r.kind, r.namespace_, r.name}), [&](GraphNode& n) {
-                 n.role = GraphRole::Workload;
-                 n.kind = r.kind;
-                 n.namespace_ = r.namespace_;
-                 n.name = r.name;
-                 n.label = std::string(r.kind) + " " + qualified(r.namespace_, r.name);
-                 n.ref = displayRef(r.kind, r.namespace_, r.name);
-               });
+          objectNode(objectKey(r.kind, r.namespace_, r.name),
+                     readableId("workload", {r.kind, r.namespace_, r.name}), r, GraphRole::Workload,
+                     std::string(r.kind) + " " + qualified(r.namespace_, r.name));
       for (const auto& [server, ports] : served)
         edge(serverNode(*server), workload, ek::kServes, true, {}, ports);
     }
