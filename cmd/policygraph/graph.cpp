@@ -46,8 +46,9 @@ std::string focusError(const std::string& ref, const report::Graph& graph,
       return message + " (kinds are case-sensitive: " + n.kind + ")";
   if (!a.store.ofKind(kind).empty())
     message +=
-        " (it draws GatewayClasses, Gateways, ListenerSets, routes and the Services they "
-        "use)";
+        " (it draws GatewayClasses, Gateways, ListenerSets, routes, the Services they use and "
+        "the policies on them; Kuma meshes, services, proxies, MeshGateways and policies; "
+        "Linkerd Servers, the workloads they serve, their routes and authorizations)";
   return message;
 }
 
@@ -61,7 +62,9 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
-      "graph", "Draw the topology: which routes attach to which listener, which do not and why");
+      "graph",
+      "Draw the topology: which routes attach to which listener, which do not and why; the "
+      "policies on them; Kuma meshes and Linkerd Servers with what they serve");
   addInputOptions(*cmd, o->inputs);
   cmd->add_option("--format", o->format, "dot, mermaid or json (default: dot)")
       ->check(CLI::IsMember({"dot", "mermaid", "json"}));

@@ -10,11 +10,14 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+
+#include "lib/policy/kuma/kuma.h"
 
 namespace pg::report {
 
@@ -97,6 +100,8 @@ class Builder {
     for (const graph::Gateway& g : a_.topology.gateways) addGateway(g);
     for (const graph::Route& r : a_.topology.routes) addRoute(r);
     for (const policy::Policy& p : a_.policies.policies) addPolicy(p);
+    addKuma();
+    addLinkerd();
     return std::move(graph_);
   }
 
@@ -419,6 +424,9 @@ class Builder {
     std::size_t self = routeNode(route);
     Attachment attachment;
     for (const graph::RouteParent& p : route.parents) addParent(route, p, self, attachment);
+    // Linkerd Servers are parents too: the policy controller writes their status.
+    for (const policy::linkerd::ServerParent* p : a_.linkerd.parentsOf(route.resource))
+      addServerParent(*p, self, attachment);
     bool resolved = addRules(route, self);
     std::string_view status = st::kOk;
     if (attachment.accepted == 0 && attachment.failed == 0 && attachment.unmanaged > 0)
@@ -522,9 +530,398 @@ class Builder {
     }
   }
 
+  // ---- Kuma: meshes, the services and proxies in them, MeshGateways and every policy. ----
+
+  // The node of an object of the input, drawn under its own kind, namespace and name.
+  std::size_t objectNode(const std::string& identity, std::string readable,
+                         const model::Resource& r, GraphRole role, std::string label) {
+    return node(identity, std::move(readable), [&](GraphNode& n) {
+      n.role = role;
+      n.kind = r.kind;
+      n.namespace_ = r.namespace_;
+      n.name = r.name;
+      n.label = std::move(label);
+      n.ref = displayRef(r.kind, r.namespace_, r.name);
+    });
+  }
+
+  std::size_t kumaObjectNode(const model::Resource& r, GraphRole role, std::string_view prefix,
+                             std::string label) {
+    std::size_t index =
+        objectNode(objectKey(r.kind, r.namespace_, r.name) + '\x1f' + std::string(r.mesh),
+                   readableId(prefix, {r.namespace_, r.name}), r, role, std::move(label));
+    kumaNodes_.emplace(&r, index);
+    return index;
+  }
+
+  // The mesh of a Universal object, whose name is unique in its mesh only.
+  static std::string meshLine(const model::Resource& r) {
+    return r.universal && !r.mesh.empty() ? "\nmesh " + std::string(r.mesh) : "";
+  }
+
+  // What Kuma's control plane makes from a Kubernetes object: the kind Kuma gives it, named and
+  // placed as Kuma names it; the label says where it came from.
+  std::size_t derivedNode(GraphRole role, std::string_view kind, std::string_view prefix,
+                          std::string_view mesh, std::string_view namespace_, std::string_view name,
+                          std::string label) {
+    return node("kuma-derived\x1f" + std::string(kind) + '\x1f' + std::string(mesh) + '\x1f' +
+                    std::string(namespace_) + '\x1f' + std::string(name),
+                readableId(prefix, {namespace_, name}), [&](GraphNode& n) {
+                  n.role = role;
+                  n.kind = kind;
+                  n.namespace_ = namespace_;
+                  n.name = name;
+                  n.label =
+                      std::string(kind) + " " + qualified(namespace_, name) + std::move(label);
+                  n.ref = displayRef(kind, namespace_, name);
+                });
+  }
+
+  std::size_t kumaMeshServiceNode(const graph::kuma::MeshService& s) {
+    const model::Resource& r = *s.resource;
+    if (!s.derived)
+      return kumaObjectNode(r, GraphRole::MeshService, "meshservice",
+                            "MeshService " + qualified(r.namespace_, r.name) + meshLine(r));
+    std::size_t index = derivedNode(GraphRole::MeshService, "MeshService", "meshservice", s.mesh,
+                                    s.namespace_, s.name, "\nfrom " + r.display());
+    kumaNodes_.emplace(&r, index);  // a `to` item naming it resolves to the Service
+    return index;
+  }
+
+  std::size_t kumaDataplaneNode(const graph::kuma::Dataplane& dp) {
+    if (!dp.derived)
+      return kumaObjectNode(
+          *dp.resource, GraphRole::Workload, "dataplane",
+          "Dataplane " + qualified(dp.resource->namespace_, dp.name) + meshLine(*dp.resource));
+    return derivedNode(GraphRole::Workload, "Dataplane", "dataplane", dp.mesh, dp.namespace_,
+                       dp.name, "\nproxy of " + dp.resource->display());
+  }
+
+  std::optional<std::size_t> meshNodeOf(std::string_view mesh) const {
+    const graph::kuma::Mesh* m = a_.kuma.mesh(mesh);
+    if (!m) return std::nullopt;
+    auto it = kumaNodes_.find(m->resource);
+    if (it == kumaNodes_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  void memberOf(std::string_view mesh, std::size_t member) {
+    if (std::optional<std::size_t> m = meshNodeOf(mesh)) edge(*m, member, ek::kMember);
+  }
+
+  void addKuma() {
+    const graph::kuma::Topology& k = a_.kuma;
+    for (const graph::kuma::Mesh& m : k.meshes)
+      kumaObjectNode(*m.resource, GraphRole::Mesh, "mesh",
+                     "Mesh " + std::string(m.resource->name) +
+                         (m.meshServicesMode == "Disabled"
+                              ? ""
+                              : "\nmeshServices " + std::string(m.meshServicesMode)));
+    for (const graph::kuma::MeshGateway& g : k.gateways)
+      memberOf(g.resource->mesh,
+               kumaObjectNode(*g.resource, GraphRole::Gateway, "meshgateway",
+                              "MeshGateway " + qualified(g.resource->namespace_, g.resource->name) +
+                                  meshLine(*g.resource)));
+    for (const graph::kuma::MeshService& s : k.services) memberOf(s.mesh, kumaMeshServiceNode(s));
+    for (std::string_view kind : {"MeshExternalService", "MeshMultiZoneService"})
+      for (const model::Resource* r : a_.store.ofKind("kuma.io", kind))
+        memberOf(r->mesh, kumaObjectNode(*r, GraphRole::MeshService, kind,
+                                         std::string(kind) + " " +
+                                             qualified(r->namespace_, r->name) + meshLine(*r)));
+    for (const graph::kuma::Dataplane& dp : k.dataplanes) {
+      std::size_t self = kumaDataplaneNode(dp);
+      memberOf(dp.mesh, self);
+      if (const graph::kuma::MeshGateway* g = dp.builtinGateway ? k.gatewayOf(dp) : nullptr)
+        if (auto it = kumaNodes_.find(g->resource); it != kumaNodes_.end())
+          edge(it->second, self, ek::kGatewayProxy);
+    }
+    for (const graph::kuma::MeshService& s : k.services) {
+      std::size_t self = kumaMeshServiceNode(s);
+      for (const graph::kuma::Dataplane* dp : k.selectedBy(s))
+        edge(self, kumaDataplaneNode(*dp), ek::kEndpoint);
+    }
+    // Policies mesh by mesh, in the order the meshes are named.
+    std::set<std::string_view> meshes;
+    for (const model::Resource& r : a_.store.all())
+      if (r.group == "kuma.io" && !r.mesh.empty()) meshes.insert(r.mesh);
+    policy::kuma::Settings settings;
+    settings.systemNamespace = a_.config.kumaSystemNamespace;
+    for (std::string_view mesh : meshes) {
+      std::vector<policy::kuma::Policy> policies =
+          policy::kuma::readPolicies(a_.store, mesh, settings);
+      for (const policy::kuma::Policy& p : policies) kumaPolicyNode(p);
+      for (const policy::kuma::Policy& p : policies) addKumaPolicy(p, policies, settings);
+    }
+  }
+
+  std::size_t kumaPolicyNode(const policy::kuma::Policy& p) {
+    const model::Resource& r = *p.resource;
+    bool route = p.type == "MeshHTTPRoute" || p.type == "MeshTCPRoute";
+    std::size_t index =
+        objectNode(objectKey(r.kind, r.namespace_, r.name) + '\x1f' + std::string(r.mesh),
+                   readableId("policy", {r.kind, r.namespace_, r.name}), r,
+                   route ? GraphRole::Route : GraphRole::Policy,
+                   std::string(r.kind) + "\n" + qualified(r.namespace_, r.name) + meshLine(r));
+    kumaNodes_.emplace(&r, index);
+    return index;
+  }
+
+  // The node of an object a Kuma targetRef resolved to; nullopt when the drawing has none.
+  std::optional<std::size_t> kumaNodeOf(const model::Resource* r) const {
+    auto it = kumaNodes_.find(r);
+    if (it == kumaNodes_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  void kumaMissing(std::size_t self, const policy::kuma::TargetRef& ref, std::string_view kind) {
+    GraphRole role = ref.kind == "MeshGateway"     ? GraphRole::Gateway
+                     : ref.kind == "MeshHTTPRoute" ? GraphRole::Route
+                                                   : GraphRole::MeshService;
+    edge(self, missingNode(ref.kind, ref.namespace_, ref.name, role),
+         kind == ek::kPolicy ? ek::kMissing : kind, false, "NotFound");
+  }
+
+  // Edges to what one targetRef names: the objects it resolves to (with the section).
+  void kumaRefEdges(std::size_t self, const policy::kuma::Policy& p,
+                    const policy::kuma::TargetRef& ref, std::string_view kind) {
+    std::vector<policy::kuma::ResolvedTarget> targets =
+        policy::kuma::resolveTo(p, ref, a_.store, a_.kuma);
+    bool drawn = false;
+    for (const policy::kuma::ResolvedTarget& t : targets)
+      if (std::optional<std::size_t> target = kumaNodeOf(t.resource)) {
+        edge(self, *target, kind, true, {},
+             kind == ek::kPolicy || kind == ek::kBackend
+                 ? t.section
+                 : std::string(kind) + (t.section.empty() ? "" : " " + t.section));
+        drawn = true;
+      }
+    if (!drawn && ref.kind != "Mesh" && !ref.name.empty()) kumaMissing(self, ref, kind);
+  }
+
+  void addKumaPolicy(const policy::kuma::Policy& p, const std::vector<policy::kuma::Policy>& all,
+                     const policy::kuma::Settings& settings) {
+    std::size_t self = *kumaNodeOf(p.resource);
+    const policy::kuma::TargetRef& top = p.top;
+    std::string_view mesh = p.resource->mesh;
+    bool route = p.type == "MeshHTTPRoute" || p.type == "MeshTCPRoute";
+    if (top.kind == "MeshGateway") {
+      const graph::kuma::MeshGateway* g = a_.kuma.gateway(mesh, top.name);
+      std::optional<std::size_t> gateway = g ? kumaNodeOf(g->resource) : std::nullopt;
+      if (!gateway)
+        kumaMissing(self, top, ek::kPolicy);
+      else if (route)
+        edge(*gateway, self, ek::kGatewayRoute);
+      else
+        edge(self, *gateway, ek::kPolicy);
+    } else if (top.kind == "Mesh" || top.kind == "MeshService" ||
+               top.kind == "MeshExternalService" || top.kind == "MeshMultiZoneService" ||
+               top.kind == "MeshHTTPRoute") {
+      kumaRefEdges(self, p, top, ek::kPolicy);
+    } else {
+      // Dataplane, MeshSubset, MeshServiceSubset: the proxies the targetRef selects.
+      for (const graph::kuma::Dataplane& dp : a_.kuma.dataplanes) {
+        if (dp.mesh != mesh) continue;
+        policy::kuma::Proxy proxy{dp.resource, &dp, a_.kuma.gatewayOf(dp), dp.gatewayTags};
+        if (policy::kuma::select(p, proxy, all, settings).selected)
+          edge(self, kumaDataplaneNode(dp), ek::kPolicy);
+      }
+    }
+    for (const policy::kuma::Item& item : p.to) kumaRefEdges(self, p, item.ref, ek::kTo);
+    for (const policy::kuma::Item& item : p.from) kumaRefEdges(self, p, item.ref, ek::kFrom);
+    if (!route) return;
+    // Where a route sends traffic: the backendRefs of its rules, as a Gateway API rule's.
+    for (const policy::kuma::Item& item : p.to)
+      for (yaml::NodeRef rule : item.conf.get("rules").items())
+        for (yaml::NodeRef backend : rule.get("default").get("backendRefs").items()) {
+          policy::kuma::TargetRef ref;
+          ref.present = true;
+          ref.kind = backend.get("kind").str();
+          ref.name = backend.get("name").str();
+          ref.namespace_ = backend.get("namespace").str();
+          if (ref.kind == "MeshService" || ref.kind == "MeshExternalService" ||
+              ref.kind == "MeshMultiZoneService")
+            kumaRefEdges(self, p, ref, ek::kBackend);
+        }
+  }
+
+  // ---- Linkerd: Servers, the workloads they serve, routes on them, authorizations. ----
+
+  std::size_t linkerdObjectNode(const model::Resource& r, GraphRole role, std::string_view prefix) {
+    std::size_t count = graph_.nodes.size();
+    std::size_t index = objectNode(
+        objectKey(std::string(r.group) + "/" + std::string(r.kind), r.namespace_, r.name),
+        readableId(prefix, {r.kind, r.namespace_, r.name}), r, role,
+        std::string(r.kind) + " " + qualified(r.namespace_, r.name));
+    // An object Linkerd's index leaves out; a route's own status then comes from its parents.
+    if (graph_.nodes.size() > count && ignored_.count(&r))
+      graph_.nodes[index].status = st::kRejected;
+    return index;
+  }
+
+  std::size_t serverNode(const model::Resource& server) {
+    std::size_t index =
+        node(objectKey("policy.linkerd.io/Server", server.namespace_, server.name),
+             readableId("server", {server.namespace_, server.name}), [&](GraphNode& n) {
+               n.role = GraphRole::Server;
+               n.kind = server.kind;
+               n.namespace_ = server.namespace_;
+               n.name = server.name;
+               n.label = "Server " + qualified(server.namespace_, server.name);
+               yaml::NodeRef spec = server.spec();
+               if (std::string_view port = spec.get("port").str(); !port.empty())
+                 n.label += "\nport " + std::string(port);
+               std::string_view protocol = spec.get("proxyProtocol").str();
+               if (!protocol.empty()) n.label += " " + std::string(protocol);
+               n.ref = displayRef(server.kind, server.namespace_, server.name);
+             });
+    return index;
+  }
+
+  void addServerParent(const policy::linkerd::ServerParent& p, std::size_t route,
+                       Attachment& result) {
+    const graph::Condition& accepted = p.accepted;
+    if (!p.server) {
+      ++result.failed;
+      edge(route, missingNode("Server", p.namespace_, p.name, GraphRole::Server), ek::kMissing,
+           false, accepted.reason, accepted.message, true);
+      return;
+    }
+    bool ok = accepted.status == "True";
+    ++(ok ? result.accepted : result.failed);
+    edge(route, serverNode(*p.server), ek::kServerParent, ok, ok ? "" : accepted.reason,
+         ok ? "" : accepted.message, true);
+  }
+
+  // A route of policy.linkerd.io: not in the Gateway API topology, only Servers take it.
+  void addLinkerdRoute(const model::Resource& route) {
+    std::size_t self = linkerdObjectNode(route, GraphRole::Route, "route");
+    Attachment attachment;
+    for (const policy::linkerd::ServerParent* p : a_.linkerd.parentsOf(&route))
+      addServerParent(*p, self, attachment);
+    graph_.nodes[self].status = attachment.accepted == 0 ? st::kRejected
+                                : attachment.failed > 0  ? st::kPartial
+                                                         : st::kOk;
+  }
+
+  // The node of what a Linkerd policy's targetRef names: a Server, the Namespace (the policy's
+  // own, which exists since the policy is in it), or a route.
+  std::size_t linkerdTargetNode(const model::Resource& policy, std::string_view group,
+                                std::string_view kind, std::string_view name, bool& found) {
+    namespace ld = policy::linkerd;
+    found = true;
+    std::string_view ns = policy.namespace_;
+    if (kind == "Namespace")
+      return node(objectKey("Namespace", "", name), readableId("namespace", {name}),
+                  [&](GraphNode& n) {
+                    n.role = GraphRole::Mesh;
+                    n.kind = "Namespace";
+                    n.name = name;
+                    n.label = "Namespace " + std::string(name);
+                    n.ref = displayRef("Namespace", "", name);
+                  });
+    if (const model::Resource* r = a_.store.find(group, kind, ns, name)) {
+      if (kind == "Server") return serverNode(*r);
+      if (group == ld::kPolicyGroup) return linkerdObjectNode(*r, GraphRole::Route, "route");
+      if (auto it = byIdentity_.find(objectKey(r->kind, r->namespace_, r->name));
+          it != byIdentity_.end())
+        return it->second;
+      return linkerdObjectNode(*r, GraphRole::Route, "route");
+    }
+    found = false;
+    return missingNode(kind, ns, name, kind == "Server" ? GraphRole::Server : GraphRole::Route);
+  }
+
+  void addLinkerd() {
+    namespace ld = policy::linkerd;
+    bool present = !a_.linkerd.serverParents.empty();
+    for (std::string_view kind : {"Server", "AuthorizationPolicy", "ServerAuthorization",
+                                  "HTTPRoute", "MeshTLSAuthentication", "NetworkAuthentication"})
+      present = present || !a_.store.ofKind(ld::kPolicyGroup, kind).empty();
+    if (!present) return;
+    for (const ld::Ignored& i : a_.linkerd.ignored) ignored_.insert(i.object);
+    for (const model::Resource* s : a_.store.ofKind(ld::kPolicyGroup, "Server")) serverNode(*s);
+    // Server -> workload, one edge per pair listing the ports the Server won.
+    for (const ld::WorkloadInbound& w : a_.linkerd.workloads) {
+      std::vector<std::pair<const model::Resource*, std::string>> served;  // in port order
+      for (const ld::InboundPort& p : w.ports) {
+        if (!p.server) continue;
+        auto it = std::find_if(served.begin(), served.end(),
+                               [&](const auto& s) { return s.first == p.server; });
+        if (it == served.end())
+          served.emplace_back(p.server, "port " + std::to_string(p.port));
+        else
+          it->second += ", " + std::to_string(p.port);
+      }
+      if (served.empty()) continue;
+      const model::Resource& r = *w.workload;
+      std::size_t workload =
+          objectNode(objectKey(r.kind, r.namespace_, r.name),
+                     readableId("workload", {r.kind, r.namespace_, r.name}), r, GraphRole::Workload,
+                     std::string(r.kind) + " " + qualified(r.namespace_, r.name));
+      for (const auto& [server, ports] : served)
+        edge(serverNode(*server), workload, ek::kServes, true, {}, ports);
+    }
+    for (std::string_view kind : {"HTTPRoute", "GRPCRoute"})
+      for (const model::Resource* r : a_.store.ofKind(ld::kPolicyGroup, kind)) addLinkerdRoute(*r);
+    for (const model::Resource* r : a_.store.ofKind(ld::kPolicyGroup, "AuthorizationPolicy")) {
+      std::size_t self = linkerdObjectNode(*r, GraphRole::Policy, "policy");
+      bool ok = !ignored_.count(r);
+      yaml::NodeRef spec = r->spec();
+      yaml::NodeRef target = spec.get("targetRef");
+      if (std::string_view kind = target.get("kind").str(); !kind.empty()) {
+        bool found = false;
+        std::size_t t =
+            linkerdTargetNode(*r, target.get("group").str(), kind, target.get("name").str(), found);
+        if (!found)
+          edge(self, t, ek::kMissing, false, "NotFound");
+        else
+          edge(self, t, ek::kPolicy, ok, ok ? "" : "Ignored");
+      }
+      for (yaml::NodeRef ref : spec.get("requiredAuthenticationRefs").items()) {
+        std::string_view kind = ref.get("kind").str();
+        if (kind != "MeshTLSAuthentication" && kind != "NetworkAuthentication") continue;
+        std::string_view ns = ref.get("namespace").str();
+        if (ns.empty()) ns = r->namespace_;
+        std::string_view name = ref.get("name").str();
+        if (const model::Resource* auth = a_.store.find(ld::kPolicyGroup, kind, ns, name))
+          edge(self, linkerdObjectNode(*auth, GraphRole::Policy, "policy"), ek::kRequires, true, {},
+               {}, true);
+        else
+          edge(self, missingNode(kind, ns, name, GraphRole::Policy), ek::kMissing, false,
+               "NotFound", {}, true);
+      }
+    }
+    for (const model::Resource* r : a_.store.ofKind(ld::kPolicyGroup, "ServerAuthorization")) {
+      std::size_t self = linkerdObjectNode(*r, GraphRole::Policy, "policy");
+      bool ok = !ignored_.count(r);
+      yaml::NodeRef server = r->spec().get("server");
+      if (std::string_view name = server.get("name").str(); !name.empty()) {
+        bool found = false;
+        std::size_t t = linkerdTargetNode(*r, ld::kPolicyGroup, "Server", name, found);
+        edge(self, t, found ? ek::kPolicy : ek::kMissing, found && ok,
+             !found ? "NotFound"
+             : ok   ? ""
+                    : "Ignored");
+      } else if (yaml::NodeRef selector = server.get("selector")) {
+        model::LabelSelector::Error error;
+        std::optional<model::LabelSelector> parsed = model::LabelSelector::parse(selector, &error);
+        if (!parsed) continue;
+        for (const model::Resource* s : a_.store.ofKind(ld::kPolicyGroup, "Server"))
+          if (s->namespace_ == r->namespace_ && parsed->matches(s->labels()))
+            edge(self, serverNode(*s), ek::kPolicy, ok, ok ? "" : "Ignored");
+      }
+    }
+    // Authentications no policy requires are in the drawing too.
+    for (std::string_view kind : {"MeshTLSAuthentication", "NetworkAuthentication"})
+      for (const model::Resource* r : a_.store.ofKind(ld::kPolicyGroup, kind))
+        linkerdObjectNode(*r, GraphRole::Policy, "policy");
+  }
+
   const analysis::Analysis& a_;
   Graph graph_;
   std::unordered_map<std::string, std::size_t> byIdentity_;
+  std::unordered_map<const model::Resource*, std::size_t> kumaNodes_;
+  std::unordered_set<const model::Resource*> ignored_;  // Linkerd objects its index leaves out
   std::unordered_set<std::string> ids_;
   std::set<std::tuple<std::size_t, std::size_t, std::string, std::string>> edgesSeen_;
 };
@@ -554,6 +951,12 @@ DotStyle dotRoleStyle(GraphRole role) {
       return {"cylinder", "#e1bee7"};
     case GraphRole::Policy:
       return {"note", "#fce4ec"};
+    case GraphRole::Mesh:
+      return {"box", "#c5cae9"};
+    case GraphRole::Workload:
+      return {"component", "#b2dfdb"};
+    case GraphRole::Server:
+      return {"box", "#b3e5fc"};
   }
   return {"box", "#ffffff"};
 }
@@ -659,10 +1062,17 @@ bool focusGraph(Graph& graph, std::string_view ref) {
 bool focusGraph(Graph& graph, const std::vector<std::string>& refs, std::size_t childDepth) {
   std::unordered_map<std::string_view, std::size_t> index;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) index.emplace(graph.nodes[i].id, i);
-  std::vector<std::vector<std::size_t>> parents(graph.nodes.size()), children(graph.nodes.size());
+  std::vector<std::vector<std::size_t>> parents(graph.nodes.size()), children(graph.nodes.size()),
+      items(graph.nodes.size());
   for (const GraphEdge& e : graph.edges) {
     std::size_t from = index.at(e.from), to = index.at(e.to);
     if (e.upward) std::swap(from, to);
+    // A Kuma policy is not above what its `to` and `from` items name (often the whole Mesh),
+    // nor is that below it: the focused policy shows them, and nothing comes along through them.
+    if (e.kind == ek::kTo || e.kind == ek::kFrom) {
+      items[from].push_back(to);
+      continue;
+    }
     children[from].push_back(to);
     parents[to].push_back(from);
   }
@@ -696,6 +1106,8 @@ bool focusGraph(Graph& graph, const std::vector<std::string>& refs, std::size_t 
   };
   walk(parents, std::numeric_limits<std::size_t>::max());
   walk(children, childDepth);
+  for (std::size_t seed : seeds)
+    for (std::size_t item : items[seed]) keep[item] = true;
 
   Graph focused;
   std::unordered_set<std::string_view> kept;
@@ -849,6 +1261,12 @@ std::string mermaidNode(const GraphNode& n) {
       return n.id + "[(" + text + ")]";
     case GraphRole::Policy:
       return n.id + ">" + text + "]";
+    case GraphRole::Mesh:
+      return n.id + "[/" + text + "\\]";
+    case GraphRole::Workload:
+      return n.id + "[/" + text + "/]";
+    case GraphRole::Server:
+      return n.id + "[\\" + text + "/]";
   }
   return n.id + "[" + text + "]";
 }

@@ -26,8 +26,11 @@ enum class GraphRole : std::uint8_t {
   Route,
   Rule,
   Backend,      // the target of a backendRef: one node per object and port
-  MeshService,  // a Service that GAMMA routes attach to
-  Policy,       // a policy of a profiled kind; edges go to what it targets
+  MeshService,  // a Service that GAMMA routes attach to; a Kuma MeshService or external service
+  Policy,       // a policy (profiled, Kuma or Linkerd) or authentication; edges go to its targets
+  Mesh,         // a Kuma Mesh, or a Namespace a Linkerd AuthorizationPolicy targets whole
+  Workload,     // a Kuma proxy (Dataplane, or the one derived from a workload), a Linkerd workload
+  Server,       // a Linkerd Server: the port of the workloads it selects
 };
 
 // Node statuses, as the JSON `status` field spells them.
@@ -77,6 +80,19 @@ inline constexpr std::string_view kRejected = "rejected";         // route -> li
 inline constexpr std::string_view kMissing = "missing";           // referrer -> missing object
 inline constexpr std::string_view kUnsimulated = "unsimulated";   // route -> unmanaged Gateway
 inline constexpr std::string_view kPolicy = "policy";             // policy -> its target
+// Kuma.
+inline constexpr std::string_view kMember = "member";      // Mesh -> service, proxy, MeshGateway
+inline constexpr std::string_view kEndpoint = "endpoint";  // MeshService -> a proxy implementing it
+inline constexpr std::string_view kTo = "to";              // policy -> a `to` item's target
+inline constexpr std::string_view kFrom = "from";          // policy -> a `from` item's source
+inline constexpr std::string_view kGatewayRoute = "gateway-route";  // MeshGateway -> route on it
+inline constexpr std::string_view kGatewayProxy = "gateway-proxy";  // MeshGateway -> its proxy
+// Linkerd. A route names its Server parent and a policy the authentications it requires, so
+// those two point from the referrer to what it names (upward: the Server and the authentication
+// are drawn as parents, and --focus on a Server keeps its routes).
+inline constexpr std::string_view kServes = "serves";  // Server -> workload (the ports, as detail)
+inline constexpr std::string_view kServerParent = "server-parent";  // route -> its Server parent
+inline constexpr std::string_view kRequires = "requires";  // policy -> authentication it needs
 }  // namespace graph_edge
 
 struct GraphEdge {

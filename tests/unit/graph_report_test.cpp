@@ -14,9 +14,14 @@
 
 #include "lib/analysis/analysis.h"
 #include "lib/report/graph.h"
+#include "tests/unit/graph_test_util.h"
 #include "tests/unit/test_folder.h"
 
 using namespace pg;
+using testing::contains;
+using testing::edgesOf;
+using testing::EdgeTuple;
+using testing::render;
 
 namespace {
 
@@ -195,29 +200,10 @@ struct Fixture {
   }
 };
 
-using EdgeTuple = std::tuple<std::string, std::string, std::string, bool, std::string>;
-
-std::vector<EdgeTuple> edgesOf(const nlohmann::json& doc) {
-  std::vector<EdgeTuple> out;
-  for (const auto& e : doc["edges"])
-    out.emplace_back(e["from"], e["to"], e["kind"], e["ok"], e["reason"]);
-  return out;
-}
-
 const nlohmann::json* nodeOf(const nlohmann::json& doc, const std::string& id) {
   for (const auto& n : doc["nodes"])
     if (n["id"] == id) return &n;
   return nullptr;
-}
-
-std::string render(const report::Graph& g, void (*writer)(std::ostream&, const report::Graph&)) {
-  std::ostringstream out;
-  writer(out, g);
-  return out.str();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace

@@ -59,17 +59,6 @@ bool isTcp(const graph::ContainerPort& p) {
   return equalsIgnoringCase(p.protocol, "TCP");
 }
 
-// A probe's port: a number, or the name of a TCP port of the probe's own container (names
-// compared ignoring case, as `container_http_probe_paths` does).
-std::optional<std::int64_t> probePort(const graph::HttpProbe& probe,
-                                      const std::vector<graph::ContainerPort>& ports) {
-  if (probe.portName.empty()) return probe.port;
-  for (const graph::ContainerPort& p : ports)
-    if (p.container == probe.container && isTcp(p) && equalsIgnoringCase(p.name, probe.portName))
-      return p.number;
-  return std::nullopt;
-}
-
 std::vector<Network> everywhere() {
   return {{*model::Cidr::parse("0.0.0.0/0"), {}}, {*model::Cidr::parse("::/0"), {}}};
 }
@@ -694,6 +683,15 @@ std::vector<ServerParent> serverParents(const model::Store& store) {
 }
 
 }  // namespace
+
+std::optional<std::int64_t> probePort(const graph::HttpProbe& probe,
+                                      const std::vector<graph::ContainerPort>& ports) {
+  if (probe.portName.empty()) return probe.port;
+  for (const graph::ContainerPort& p : ports)
+    if (p.container == probe.container && isTcp(p) && equalsIgnoringCase(p.name, probe.portName))
+      return p.number;
+  return std::nullopt;
+}
 
 bool isServerRouteKind(std::string_view group, std::string_view kind) {
   if (group == kPolicyGroup) return kind == "HTTPRoute";

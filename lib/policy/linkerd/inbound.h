@@ -184,6 +184,11 @@ IdentityMatch parseIdentity(std::string_view text);
 std::string serviceAccountIdentity(std::string_view name, std::string_view namespace_,
                                    const config::LinkerdSettings& settings);
 
+// A probe's port: a number, or the name of a TCP port of the probe's own container (names
+// compared ignoring case, as the policy controller's `container_http_probe_paths` does).
+std::optional<std::int64_t> probePort(const graph::HttpProbe& probe,
+                                      const std::vector<graph::ContainerPort>& ports);
+
 // Policy names and protocols the CRDs admit.
 std::optional<std::string> protocolOf(yaml::NodeRef proxyProtocol);  // nullopt: not admitted
 
