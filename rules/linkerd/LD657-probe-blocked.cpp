@@ -12,16 +12,6 @@ namespace {
 
 namespace ld = policy::linkerd;
 
-// Linkerd's proxy is not there: the pod template or its Namespace turns injection off.
-bool injectionDisabled(const model::Store& store, const graph::Workload& w) {
-  std::string_view pod = w.annotations.get("linkerd.io/inject").str();
-  if (!pod.empty()) return pod == "disabled";
-  for (const model::Resource* ns : store.findByKind("Namespace", "", w.namespace_))
-    if (std::string_view value = ns->annotation("linkerd.io/inject"); !value.empty())
-      return value == "disabled";
-  return false;
-}
-
 // The kubelet: not meshed, from some address of the probe networks (every address when the
 // policy controller is told of none).
 policy::AccessClient kubelet(const config::LinkerdSettings& settings) {
@@ -83,8 +73,10 @@ void check(Context& ctx) {
   const config::LinkerdSettings& settings = a.config.linkerd;
   const policy::AccessClient client = kubelet(settings);
   for (const ld::WorkloadInbound& inbound : a.linkerd.workloads) {
+    // Only a workload Linkerd injects has a proxy to refuse anything (pod template or
+    // Namespace annotation): the policy controller serves every pod, but nobody asks for it.
     std::optional<graph::Workload> w = graph::workloadOf(*inbound.workload);
-    if (!w || injectionDisabled(a.store, *w)) continue;
+    if (!w || !ld::injected(a.store, *inbound.workload, nullptr)) continue;
     std::vector<graph::ContainerPort> containerPorts = graph::containerPorts(w->podSpec);
     for (const graph::HttpProbe& probe : graph::httpProbes(w->podSpec)) {
       std::optional<std::int64_t> number = ld::probePort(probe, containerPorts);

@@ -512,12 +512,14 @@ bool injected(const model::Store& store, const model::Resource& workload, std::s
     if (why) *why = "linkerd.io/inject: " + std::string(pod) + " on the pod template";
     return pod == "enabled" || pod == "ingress";
   }
-  for (const model::Resource* ns : store.findByKind("Namespace", "", w->namespace_)) {
+  if (const model::Resource* ns = store.find("", "Namespace", "", w->namespace_)) {
     std::string_view value = ns->annotation("linkerd.io/inject");
-    if (value.empty()) continue;
-    if (why)
-      *why = "linkerd.io/inject: " + std::string(value) + " on Namespace " + std::string(ns->name);
-    return value == "enabled" || value == "ingress";
+    if (!value.empty()) {
+      if (why)
+        *why =
+            "linkerd.io/inject: " + std::string(value) + " on Namespace " + std::string(ns->name);
+      return value == "enabled" || value == "ingress";
+    }
   }
   if (why) *why = "no linkerd.io/inject annotation on the pod template or its Namespace";
   return false;
