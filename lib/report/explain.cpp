@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "lib/policy/linkerd/access.h"
 #include "lib/report/common.h"
 #include "lib/report/linkerd.h"
 #include "lib/report/report.h"
@@ -262,7 +263,14 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
       out << '\n';
     }
   }
-  if (input.linkerd) detail::writeLinkerdText(out, *input.linkerd, options.color);
+  if (input.linkerd) {
+    detail::Injection injection;
+    if (input.analysis)
+      injection.injected = policy::linkerd::injected(input.analysis->store,
+                                                     *input.linkerd->workload, &injection.why);
+    detail::writeLinkerdText(out, *input.linkerd, input.analysis ? &injection : nullptr,
+                             options.color);
+  }
   if (input.kuma && input.analysis)
     writeKumaExplain(out, *input.analysis, *input.kuma, false, options);
 }

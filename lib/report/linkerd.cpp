@@ -174,10 +174,17 @@ void linkerdComments(const ld::WorkloadInbound& inbound,
   }
 }
 
-void writeLinkerdText(std::ostream& out, const ld::WorkloadInbound& inbound, bool color) {
+void writeLinkerdText(std::ostream& out, const ld::WorkloadInbound& inbound,
+                      const Injection* injection, bool color) {
   auto bold = [&](const std::string& s) { return color ? "\033[1m" + s + "\033[0m" : s; };
   auto dim = [&](const std::string& s) { return color ? "\033[2m" + s + "\033[0m" : s; };
   out << '\n' << bold("Linkerd inbound") << '\n';
+  if (injection && injection->injected)
+    out << "  injected: " << injection->why << '\n';
+  else if (injection)
+    out << "  not injected (" << injection->why
+        << "): without a proxy nothing below is enforced; it is what Linkerd's policy "
+           "controller would serve one\n";
   if (inbound.ports.empty()) out << "  no inbound port\n";
   auto authorizations = [&](const std::vector<ld::Authorization>& list, const std::string& indent) {
     if (list.empty()) out << indent << "authorizations: none (denies every request)\n";

@@ -17,7 +17,14 @@ Json linkerdInboundJson(const policy::linkerd::WorkloadInbound& inbound);
 // uses), keyed by field path below the `linkerd` document (YamlLayout::listIndexes).
 void linkerdComments(const policy::linkerd::WorkloadInbound& inbound,
                      std::map<std::string, std::string, std::less<>>& comments);
+// `injection`, when known, says whether Linkerd injects the workload and why
+// (policy::linkerd::injected): the inbound policy is what the controller would serve a proxy,
+// which only an injected pod has.
+struct Injection {
+  bool injected = false;
+  std::string why;
+};
 void writeLinkerdText(std::ostream& out, const policy::linkerd::WorkloadInbound& inbound,
-                      bool color);
+                      const Injection* injection, bool color);
 
 }  // namespace pg::report::detail

@@ -236,6 +236,16 @@ spec: {podSelector: {matchLabels: {app: web}}, port: http, proxyProtocol: HTTP/2
   CHECK(text.out.find("port 8080: Server web, HTTP/2") != std::string::npos);
   CHECK(text.out.find("from Server/shop/web  app.yaml:14:12") != std::string::npos);
   CHECK(text.out.find("authorizations: none (denies every request)") != std::string::npos);
+  // Nothing injects it: the text says that nothing of this is enforced; once the Namespace
+  // turns injection on, it names the annotation.
+  CHECK(text.out.find("Linkerd inbound\n  not injected (no linkerd.io/inject annotation on the "
+                      "pod template or its Namespace): without a proxy nothing below is "
+                      "enforced") != std::string::npos);
+  dir.write("ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
+                       "  annotations: {linkerd.io/inject: enabled}\n");
+  Run injected = run(dir.path(), "explain Deployment/shop/web");
+  CHECK(injected.out.find("Linkerd inbound\n  injected: linkerd.io/inject: enabled on "
+                          "Namespace shop\n") != std::string::npos);
   // A ConfigMap is no workload: no linkerd document. A bad setting is a usage error.
   dir.write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n");
   CHECK(run(dir.path(), "explain ConfigMap/shop/c --format json").out.find("linkerd") ==
