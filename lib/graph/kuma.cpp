@@ -48,7 +48,7 @@ Dataplane readDataplane(const model::Resource& r) {
   dp.resource = &r;
   dp.mesh = r.mesh;
   dp.name = r.name;
-  dp.namespace_ = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
+  dp.namespace_ = namespaceOf(r);
   dp.labels = readTags(r.labels());
   yaml::NodeRef networking = r.universal ? r.node.get("networking") : r.spec().get("networking");
   dp.address = networking.get("address").str();
@@ -93,7 +93,7 @@ MeshService readService(const model::Resource& r) {
   s.resource = &r;
   s.mesh = r.mesh;
   s.name = r.name;
-  s.namespace_ = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
+  s.namespace_ = namespaceOf(r);
   yaml::NodeRef selector = r.spec().get("selector");
   s.dataplaneTags = readTags(selector.get("dataplaneTags"));
   s.hasDataplaneTags = selector.get("dataplaneTags").isMapping();

@@ -25,6 +25,13 @@ bool tagsMatch(const Tags& selector, const Tags& tags);
 std::string_view tagValue(const Tags& tags, std::string_view key);
 
 inline constexpr std::string_view kServiceTag = "kuma.io/service";
+inline constexpr std::string_view kNamespaceTag = "k8s.kuma.io/namespace";
+
+// The Kubernetes namespace a Kuma object lives in: its own, or for a Universal object (which has
+// none) the `k8s.kuma.io/namespace` label a zone synced from Kubernetes gives it.
+inline std::string_view namespaceOf(const model::Resource& r) {
+  return r.universal ? r.label(kNamespaceTag) : r.namespace_;
+}
 
 struct Mesh {
   const model::Resource* resource = nullptr;

@@ -17,7 +17,6 @@ namespace {
 
 constexpr std::string_view kInjection = "kuma.io/sidecar-injection";
 constexpr std::string_view kMeshKey = "kuma.io/mesh";
-constexpr std::string_view kNamespaceTag = "k8s.kuma.io/namespace";
 // The port of the inbound Kuma gives a pod no Service selects (a port never allocated).
 constexpr std::int64_t kServicelessPort = 49151;
 

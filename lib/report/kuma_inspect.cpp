@@ -83,7 +83,7 @@ json targetMetaJson(const graph::kuma::Topology& topology, const model::Resource
           {"mesh", std::string(s->mesh)},
           {"name", std::string(s->name) + "." + std::string(s->namespace_)},
           {"labels",
-           {{"k8s.kuma.io/namespace", std::string(s->namespace_)},
+           {{std::string(graph::kuma::kNamespaceTag), std::string(s->namespace_)},
             {"kuma.io/display-name", std::string(s->name)},
             {"kuma.io/mesh", std::string(s->mesh)}}}};
 }

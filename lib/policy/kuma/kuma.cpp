@@ -123,7 +123,7 @@ std::vector<Policy> readPolicies(const model::Store& store, std::string_view mes
     std::string_view origin = r.label("kuma.io/origin");
     p.fromGlobal = origin == "global";
     p.fromZone = origin == "zone";
-    p.namespace_ = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
+    p.namespace_ = graph::kuma::namespaceOf(r);
     p.zone = r.label("kuma.io/zone");
     p.displayName = r.label("kuma.io/display-name");
     if (p.displayName.empty()) p.displayName = r.name;
@@ -265,7 +265,7 @@ Selection selectRef(const Policy& policy, const TargetRef& ref, const Proxy& pro
     if (dpName.empty()) dpName = dp.name;
     if (!ref.name.empty() && ref.name != dpName && ref.name != dp.name) return out;
     if (!ref.namespace_.empty() &&
-        ref.namespace_ != graph::kuma::tagValue(dp.labels, "k8s.kuma.io/namespace"))
+        ref.namespace_ != graph::kuma::tagValue(dp.labels, graph::kuma::kNamespaceTag))
       return out;
     if (!ref.labels.empty() && !tagsMatch(ref.labels, dp.labels)) return out;
     for (std::size_t i = 0; i < ls.size(); ++i)
@@ -289,7 +289,7 @@ Selection select(const Policy& policy, const Proxy& proxy, const std::vector<Pol
   if (!policy.namespace_.empty() && policy.namespace_ != settings.systemNamespace &&
       (policy.role == Role::Consumer || policy.role == Role::WorkloadOwner)) {
     const model::Resource& r = *proxy.resource;
-    std::string_view proxyNamespace = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
+    std::string_view proxyNamespace = graph::kuma::namespaceOf(r);
     if (proxyNamespace != policy.namespace_) return {};
   }
   // Zones: a policy that originated in a zone (other than a producer policy) reaches only the
@@ -706,7 +706,7 @@ std::vector<ResolvedTarget> resolveTo(const Policy& policy, const TargetRef& ref
     if (display.empty()) display = r->name;
     if (!ref.name.empty()) {
       if (ref.name != display && ref.name != r->name) continue;
-      std::string_view ns = r->universal ? r->label("k8s.kuma.io/namespace") : r->namespace_;
+      std::string_view ns = graph::kuma::namespaceOf(*r);
       std::string_view wanted = ref.namespace_.empty() ? policy.namespace_ : ref.namespace_;
       if (!wanted.empty() && !ns.empty() && ns != wanted) continue;
     } else if (!tagsMatch(ref.labels, readTags(r->labels()))) {
@@ -950,7 +950,7 @@ std::string_view kriShortName(std::string_view type) {
 std::string kriOf(const model::Resource& r, std::string_view section) {
   std::string_view display = r.label("kuma.io/display-name");
   if (display.empty()) display = r.name;
-  std::string_view ns = r.universal ? r.label("k8s.kuma.io/namespace") : r.namespace_;
+  std::string_view ns = graph::kuma::namespaceOf(r);
   std::string out = "kri_";
   std::string_view shortName = kriShortName(r.kind);
   out += shortName.empty() ? std::string(r.kind) : std::string(shortName);

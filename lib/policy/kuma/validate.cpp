@@ -268,16 +268,17 @@ class Validator {
       other = p.top.namespace_;
       map = p.top.node;
       key = "namespace";
-    } else if (std::string_view ns = graph::kuma::tagValue(p.top.tags, "k8s.kuma.io/namespace");
+    } else if (std::string_view ns = graph::kuma::tagValue(p.top.tags, graph::kuma::kNamespaceTag);
                !ns.empty() && ns != p.namespace_) {
       other = ns;
       map = p.top.node.get("tags");
-      key = "k8s.kuma.io/namespace";
-    } else if (std::string_view ns = graph::kuma::tagValue(p.top.labels, "k8s.kuma.io/namespace");
+      key = graph::kuma::kNamespaceTag;
+    } else if (std::string_view ns =
+                   graph::kuma::tagValue(p.top.labels, graph::kuma::kNamespaceTag);
                !ns.empty() && ns != p.namespace_) {
       other = ns;
       map = p.top.node.get("labels");
-      key = "k8s.kuma.io/namespace";
+      key = graph::kuma::kNamespaceTag;
     } else {
       return false;
     }
