@@ -24,12 +24,6 @@ policy::AccessClient kubelet(const config::LinkerdSettings& settings) {
   return c;
 }
 
-std::string networksText(const std::vector<model::Cidr>& list) {
-  std::string out;
-  for (const model::Cidr& c : list) out += (out.empty() ? "" : ", ") + c.str();
-  return out;
-}
-
 std::string serverText(const ld::InboundPort& p) {
   return p.server ? p.server->display() : "the default policy " + p.serverName;
 }
@@ -40,7 +34,7 @@ std::string explanation(const policy::AccessResult& r, const ld::InboundPort& p,
   const std::string server = serverText(p);
   const std::string probeNetworks = settings.probeNetworks.empty()
                                         ? std::string("the nodes' addresses")
-                                        : networksText(settings.probeNetworks);
+                                        : ld::cidrsText(settings.probeNetworks);
   const std::string authorize =
       "an AuthorizationPolicy whose requiredAuthenticationRefs name a NetworkAuthentication of "
       "the probe networks (" +
@@ -85,10 +79,9 @@ void check(Context& ctx) {
       for (const ld::InboundPort& p : inbound.ports)
         if (p.port == *number) port = &p;
       if (!port) continue;
-      // As the policy controller reads the path: the query dropped, `/` when absent.
-      std::string path(probe.path.value_or("/"));
-      if (auto query = path.find_first_of("?#"); query != std::string::npos) path.resize(query);
-      if (path.empty()) continue;
+      std::optional<std::string> probed = ld::probePath(probe);
+      if (!probed) continue;
+      const std::string& path = *probed;
       std::optional<policy::AccessRequest> request = policy::parseAccessRequest("GET " + path);
       if (!request) continue;
       policy::AccessResult result = ld::decideAccess(*port, client, *request);

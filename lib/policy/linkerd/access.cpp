@@ -223,13 +223,13 @@ std::string networksText(const std::vector<Network>& list) {
   return out.empty() ? "no network" : out;
 }
 
-namespace {
-
 std::string cidrsText(const std::vector<model::Cidr>& list) {
   std::string out;
   for (const model::Cidr& c : list) out += (out.empty() ? "" : ", ") + c.str();
   return out;
 }
+
+namespace {
 
 // Whether the networks admit the client's address (or, unknown, every address it may have).
 Admits networksAdmit(const std::vector<Network>& networks, const AccessClient& client,

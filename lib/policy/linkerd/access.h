@@ -46,6 +46,7 @@ std::string matchText(const HttpMatch& match);
 std::string matchText(const GrpcMatch& match);
 std::string networkText(const Network& network);
 std::string networksText(const std::vector<Network>& networks);
+std::string cidrsText(const std::vector<model::Cidr>& list);  // comma-separated
 std::string identitiesText(const std::vector<IdentityMatch>& identities);
 
 }  // namespace pg::policy::linkerd

@@ -571,16 +571,15 @@ WorkloadInbound Index::inbound(const graph::Workload& w) const {
   std::set<std::int64_t> ports;
   for (const graph::ContainerPort& c : containerPorts)
     if (isTcp(c)) ports.insert(c.number);
-  // Probe paths by port: the query dropped, `/` when the probe names no path.
+  // Probe paths by port (probePath).
   std::map<std::int64_t, std::set<std::string>> probePaths;
   for (const graph::HttpProbe& probe : graph::httpProbes(w.podSpec)) {
     std::optional<std::int64_t> port = probePort(probe, containerPorts);
     if (!port || *port < 1 || *port > 65535) continue;
-    std::string path(probe.path.value_or("/"));
-    if (auto query = path.find_first_of("?#"); query != std::string::npos) path.resize(query);
-    if (path.empty()) continue;
+    std::optional<std::string> path = probePath(probe);
+    if (!path) continue;
     ports.insert(*port);
-    probePaths[*port].insert(path);
+    probePaths[*port].insert(std::move(*path));
   }
   std::vector<const ServerInfo*> selecting;
   for (const ServerInfo* info : serversIn_.in(w.namespace_)) {
@@ -691,6 +690,13 @@ std::optional<std::int64_t> probePort(const graph::HttpProbe& probe,
     if (p.container == probe.container && isTcp(p) && equalsIgnoringCase(p.name, probe.portName))
       return p.number;
   return std::nullopt;
+}
+
+std::optional<std::string> probePath(const graph::HttpProbe& probe) {
+  std::string path(probe.path.value_or("/"));
+  if (auto query = path.find_first_of("?#"); query != std::string::npos) path.resize(query);
+  if (path.empty()) return std::nullopt;
+  return path;
 }
 
 bool isServerRouteKind(std::string_view group, std::string_view kind) {

@@ -188,6 +188,9 @@ std::string serviceAccountIdentity(std::string_view name, std::string_view names
 // compared ignoring case, as the policy controller's `container_http_probe_paths` does).
 std::optional<std::int64_t> probePort(const graph::HttpProbe& probe,
                                       const std::vector<graph::ContainerPort>& ports);
+// The path a probe asks for as the policy controller reads it: the query dropped, `/` when the
+// probe names none; nullopt when nothing is left (a path that is only a query).
+std::optional<std::string> probePath(const graph::HttpProbe& probe);
 
 // Policy names and protocols the CRDs admit.
 std::optional<std::string> protocolOf(yaml::NodeRef proxyProtocol);  // nullopt: not admitted
