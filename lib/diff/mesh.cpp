@@ -59,20 +59,12 @@ void confLeaves(const kuma::Conf& c, const std::string& field, std::vector<std::
   confs.push_back(&c);
 }
 
-std::string tagsText(const kuma::Subset& subset) {
-  if (subset.empty()) return "everything";
-  std::string out;
-  for (const kuma::Tag& t : subset)
-    out += (out.empty() ? "" : ", ") + t.key + (t.negated ? "!=" : "=") + t.value;
-  return out;
-}
-
 // Each merged rule of one policy type with the name explain gives it (`rule on`).
 std::vector<std::pair<std::string, const kuma::Conf*>> sectionsOf(const kuma::TypeRules& tr) {
   std::vector<std::pair<std::string, const kuma::Conf*>> out;
   if (tr.proxyRule) out.emplace_back("proxy", &tr.proxyRule->conf);
   for (const kuma::SubsetRule& r : tr.toRules)
-    out.emplace_back("to " + tagsText(r.subset), &r.conf);
+    out.emplace_back("to " + kuma::subsetText(r.subset), &r.conf);
   for (const kuma::ResourceRule& r : tr.toResourceRules)
     for (const kuma::Conf& c : r.conf)
       out.emplace_back("resource " + std::string(r.resource->kind) + "/" +
@@ -81,9 +73,9 @@ std::vector<std::pair<std::string, const kuma::Conf*>> sectionsOf(const kuma::Ty
                        &c);
   for (const kuma::FromRules& f : tr.fromRules)
     for (const kuma::SubsetRule& r : f.rules)
-      out.emplace_back(
-          "from port " + std::to_string(f.listener.port) + ", sources " + tagsText(r.subset),
-          &r.conf);
+      out.emplace_back("from port " + std::to_string(f.listener.port) + ", sources " +
+                           kuma::subsetText(r.subset),
+                       &r.conf);
   for (const kuma::InboundRules& in : tr.inboundRules)
     for (const kuma::InboundRules::Rule& r : in.rules)
       for (const kuma::Conf& c : r.conf)
@@ -201,17 +193,6 @@ std::string routeName(const ld::InboundRoute& r) {
   return r.kind + "/" + r.name;
 }
 
-std::string routeMatches(const ld::InboundRoute& r) {
-  std::string out;
-  for (const ld::RouteRule& rule : r.rules) {
-    for (const ld::HttpMatch& m : rule.httpMatches)
-      out += (out.empty() ? "" : "; ") + ld::matchText(m);
-    for (const ld::GrpcMatch& m : rule.grpcMatches)
-      out += (out.empty() ? "" : "; ") + ld::matchText(m);
-  }
-  return out.empty() ? "every request" : out;
-}
-
 model::Location placeOf(const model::Resource* r) {
   return r ? r->locate({}) : model::Location{};
 }
@@ -308,7 +289,7 @@ void compareRoutes(const std::vector<ld::InboundRoute>& before,
   for (const auto& [name, r] : was) {
     if (now.count(name)) continue;
     LinkerdChange c = base;
-    c.change = "route " + name + " no longer serves " + routeMatches(*r);
+    c.change = "route " + name + " no longer serves " + ld::routeMatchesText(*r);
     c.at = placeOf(fallback);
     out.push_back(std::move(c));
   }
@@ -316,14 +297,14 @@ void compareRoutes(const std::vector<ld::InboundRoute>& before,
     LinkerdChange c = base;
     auto it = was.find(name);
     if (it == was.end()) {
-      c.change = "route " + name + " now serves " + routeMatches(*r);
+      c.change = "route " + name + " now serves " + ld::routeMatchesText(*r);
       c.at = placeOf(r->resource);
       out.push_back(std::move(c));
       continue;
     }
-    if (routeMatches(*it->second) != routeMatches(*r)) {
-      c.change = "route " + name + " serves " + routeMatches(*r) + " instead of " +
-                 routeMatches(*it->second);
+    if (ld::routeMatchesText(*it->second) != ld::routeMatchesText(*r)) {
+      c.change = "route " + name + " serves " + ld::routeMatchesText(*r) + " instead of " +
+                 ld::routeMatchesText(*it->second);
       c.at = placeOf(r->resource);
       out.push_back(std::move(c));
     }

@@ -50,4 +50,10 @@ std::optional<AccessRequest> parseAccessRequest(std::string_view text) {
   return r;
 }
 
+std::string tagsText(const std::vector<AccessTag>& tags) {
+  std::string out;
+  for (const auto& [k, v] : tags) out += (out.empty() ? "" : ", ") + k + "=" + v;
+  return out.empty() ? "no tags" : out;
+}
+
 }  // namespace pg::policy

@@ -32,6 +32,8 @@ inline bool permitted(AccessDecision d) {
 
 // A tag and its value (Kuma), as `key=value`.
 using AccessTag = std::pair<std::string, std::string>;
+// `key=value, ...`, or "no tags".
+std::string tagsText(const std::vector<AccessTag>& tags);
 
 // Who asks. `address` unset: unknown, some address of `assumedNetworks`.
 struct AccessClient {

@@ -86,12 +86,6 @@ std::string clientText(const policy::AccessClient& c) {
   return out;
 }
 
-std::string tagsText(const std::vector<policy::AccessTag>& tags) {
-  std::string out;
-  for (const auto& [k, v] : tags) out += (out.empty() ? "" : ", ") + k + "=" + v;
-  return out.empty() ? "no tags" : out;
-}
-
 std::string subsetText(const std::vector<policy::AccessTagMatch>& subset) {
   std::string out;
   for (const policy::AccessTagMatch& m : subset)
@@ -153,14 +147,14 @@ void writeKumaText(std::ostream& out, const AccessInput& in,
   const policy::AccessResult& r = in.result;
   const policy::AccessClient& c = in.client;
   out << "  client: " << c.display << ": "
-      << (c.meshed ? "meshed, tags " + tagsText(c.tags) : std::string("no Kuma proxy"));
+      << (c.meshed ? "meshed, tags " + policy::tagsText(c.tags) : std::string("no Kuma proxy"));
   if (!c.identity.empty()) out << ", identity " << c.identity;
   if (!c.meshedBecause.empty()) out << " (" << c.meshedBecause << ")";
   out << '\n';
   out << "  served by: Dataplane " << r.server.name;
   if (r.inbound) {
     out << " inbound " << (r.inbound->name.empty() ? "" : r.inbound->name + " ") << "port "
-        << r.inbound->port << " (" << tagsText(r.inbound->tags) << ")";
+        << r.inbound->port << " (" << policy::tagsText(r.inbound->tags) << ")";
   }
   out << ", protocol " << r.protocol;
   if (r.inbound && !r.inbound->at.path.empty()) out << "  " << dim(detail::position(r.inbound->at));

@@ -397,14 +397,6 @@ json provenanceJson(const kuma::Conf& conf) {
   return out;
 }
 
-std::string subsetText(const kuma::Subset& subset) {
-  if (subset.empty()) return "everything";
-  std::string out;
-  for (const kuma::Tag& t : subset)
-    out += (out.empty() ? "" : ", ") + t.key + (t.negated ? "!=" : "=") + t.value;
-  return out;
-}
-
 // One merged rule of a proxy: what it applies to and its conf.
 struct Shown {
   std::string rule;  // proxy, to, from, inbound, resource
@@ -423,13 +415,15 @@ std::string resourceText(const graph::kuma::Topology& topology, const kuma::Reso
 std::vector<Shown> shownRules(const graph::kuma::Topology& topology, const kuma::TypeRules& tr) {
   std::vector<Shown> out;
   if (tr.proxyRule) out.push_back({"proxy", "the whole proxy", &tr.proxyRule->conf});
-  for (const kuma::SubsetRule& r : tr.toRules) out.push_back({"to", subsetText(r.subset), &r.conf});
+  for (const kuma::SubsetRule& r : tr.toRules)
+    out.push_back({"to", kuma::subsetText(r.subset), &r.conf});
   for (const kuma::ResourceRule& r : tr.toResourceRules)
     for (const kuma::Conf& c : r.conf) out.push_back({"resource", resourceText(topology, r), &c});
   for (const kuma::FromRules& f : tr.fromRules)
     for (const kuma::SubsetRule& r : f.rules)
       out.push_back(
-          {"from", "port " + std::to_string(f.listener.port) + ", sources " + subsetText(r.subset),
+          {"from",
+           "port " + std::to_string(f.listener.port) + ", sources " + kuma::subsetText(r.subset),
            &r.conf});
   for (const kuma::InboundRules& in : tr.inboundRules)
     for (const kuma::InboundRules::Rule& r : in.rules)

@@ -207,14 +207,7 @@ void writeLinkerdText(std::ostream& out, const ld::WorkloadInbound& inbound,
       for (const ld::InboundRoute& r : *list) {
         out << "  " << (list == &p.httpRoutes ? "HTTP" : "gRPC") << " route "
             << (r.isDefault() ? "default/" + r.name : r.kind + "/" + r.name) << ": ";
-        std::string matches;
-        for (const ld::RouteRule& rule : r.rules) {
-          for (const ld::HttpMatch& m : rule.httpMatches)
-            matches += (matches.empty() ? "" : "; ") + ld::matchText(m);
-          for (const ld::GrpcMatch& m : rule.grpcMatches)
-            matches += (matches.empty() ? "" : "; ") + ld::matchText(m);
-        }
-        out << (matches.empty() ? "every request" : matches) << '\n';
+        out << ld::routeMatchesText(r) << '\n';
         if (r.resource) out << "    " << dim("from " + whereIs(r.resource)) << '\n';
         if (!r.authorizations.empty() || r.resource) authorizations(r.authorizations, "    ");
       }

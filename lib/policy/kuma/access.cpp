@@ -28,12 +28,6 @@ void addTags(std::vector<AccessTag>& out, const graph::kuma::Tags& tags) {
     if (!hasTag(out, k, v)) out.emplace_back(std::string(k), std::string(v));
 }
 
-std::string tagsText(const std::vector<AccessTag>& tags) {
-  std::string out;
-  for (const auto& [k, v] : tags) out += (out.empty() ? "" : ", ") + k + "=" + v;
-  return out.empty() ? "no tags" : out;
-}
-
 std::string identityOf(std::string_view mesh, const std::vector<AccessTag>& tags) {
   std::string out;
   for (const auto& [k, v] : tags)

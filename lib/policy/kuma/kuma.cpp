@@ -947,6 +947,14 @@ std::string_view kriShortName(std::string_view type) {
   return {};
 }
 
+std::string subsetText(const Subset& subset) {
+  if (subset.empty()) return "everything";
+  std::string out;
+  for (const Tag& t : subset)
+    out += (out.empty() ? "" : ", ") + t.key + (t.negated ? "!=" : "=") + t.value;
+  return out;
+}
+
 std::string kriOf(const model::Resource& r, std::string_view section) {
   std::string_view display = r.label("kuma.io/display-name");
   if (display.empty()) display = r.name;

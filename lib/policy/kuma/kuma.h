@@ -110,6 +110,8 @@ struct Tag {
   bool operator==(const Tag&) const = default;
 };
 using Subset = std::vector<Tag>;
+// `key=value, key!=value`, or "everything" for the empty subset.
+std::string subsetText(const Subset& subset);
 
 struct SubsetRule {
   Subset subset;

@@ -210,6 +210,15 @@ bool overlaps(const model::Cidr& a, const model::Cidr& b) {
 
 }  // namespace
 
+std::string routeMatchesText(const InboundRoute& route) {
+  std::string out;
+  for (const RouteRule& rule : route.rules) {
+    for (const HttpMatch& m : rule.httpMatches) out += (out.empty() ? "" : "; ") + matchText(m);
+    for (const GrpcMatch& m : rule.grpcMatches) out += (out.empty() ? "" : "; ") + matchText(m);
+  }
+  return out.empty() ? "every request" : out;
+}
+
 std::string networkText(const Network& n) {
   std::string out = n.net.str();
   for (std::size_t i = 0; i < n.except.size(); ++i)

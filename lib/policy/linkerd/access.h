@@ -44,6 +44,8 @@ bool hostnameMatches(std::string_view pattern, std::string_view host);
 // "10.1.0.0/16 except 10.1.255.0/24 or ::/0", "*.shop.serviceaccount.identity...").
 std::string matchText(const HttpMatch& match);
 std::string matchText(const GrpcMatch& match);
+// Every match of a route's rules, `; `-separated, or "every request".
+std::string routeMatchesText(const InboundRoute& route);
 std::string networkText(const Network& network);
 std::string networksText(const std::vector<Network>& networks);
 std::string cidrsText(const std::vector<model::Cidr>& list);  // comma-separated
