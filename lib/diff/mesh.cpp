@@ -226,10 +226,9 @@ std::string whoText(const ld::Authorization& a, const std::vector<ld::IdentityMa
 
 // Authorizations added and removed, `prefix` naming where (a route) when not the whole port.
 // One that stays, by name, with other identities says which it admits now or no longer.
-void compareAuthorizations(const std::vector<ld::Authorization>& before,
-                           const std::vector<ld::Authorization>& after, const std::string& prefix,
-                           const model::Resource* fallback, std::vector<LinkerdChange>& out,
-                           const LinkerdChange& base) {
+void compareAuthorizations(const ld::Authorizations& before, const ld::Authorizations& after,
+                           const std::string& prefix, const model::Resource* fallback,
+                           std::vector<LinkerdChange>& out, const LinkerdChange& base) {
   std::map<std::string, const ld::Authorization*> was, now;
   for (const ld::Authorization& a : before) was.emplace(authorizationName(a), &a);
   for (const ld::Authorization& a : after) now.emplace(authorizationName(a), &a);
@@ -277,9 +276,9 @@ void compareAuthorizations(const std::vector<ld::Authorization>& before,
     add("no authorization admits any client any more: every request is denied", fallback);
 }
 
-void compareRoutes(const std::vector<ld::InboundRoute>& before,
-                   const std::vector<ld::InboundRoute>& after, const model::Resource* fallback,
-                   std::vector<LinkerdChange>& out, const LinkerdChange& base) {
+void compareRoutes(const ld::InboundRoutes& before, const ld::InboundRoutes& after,
+                   const model::Resource* fallback, std::vector<LinkerdChange>& out,
+                   const LinkerdChange& base) {
   // The default and probe routes come with the default policy; the Server change says it.
   std::map<std::string, const ld::InboundRoute*> was, now;
   for (const ld::InboundRoute& r : before)

@@ -42,7 +42,7 @@ Json authorizationJson(const ld::Authorization& a) {
           {"authentication", authentication}};
 }
 
-Json authorizationsJson(const std::vector<ld::Authorization>& list) {
+Json authorizationsJson(const ld::Authorizations& list) {
   Json out = Json::array();
   for (const ld::Authorization& a : list) out.push_back(authorizationJson(a));
   return out;
@@ -119,7 +119,7 @@ Json routeJson(const ld::InboundRoute& r) {
           {"authorizations", authorizationsJson(r.authorizations)}};
 }
 
-Json routesJson(const std::vector<ld::InboundRoute>& list) {
+Json routesJson(const ld::InboundRoutes& list) {
   Json out = Json::array();
   for (const ld::InboundRoute& r : list) out.push_back(routeJson(r));
   return out;
@@ -152,7 +152,7 @@ void linkerdComments(const ld::WorkloadInbound& inbound,
     for (const model::Resource* r : a.sources) text += (text.empty() ? "" : ", ") + r->display();
     return text;
   };
-  auto authorizations = [&](const std::vector<ld::Authorization>& list, const std::string& at) {
+  auto authorizations = [&](const ld::Authorizations& list, const std::string& at) {
     for (std::size_t i = 0; i < list.size(); ++i)
       if (!list[i].sources.empty())
         comments[at + "[" + std::to_string(i) + "].ref.name"] = "from " + sourcesText(list[i]);
@@ -186,7 +186,7 @@ void writeLinkerdText(std::ostream& out, const ld::WorkloadInbound& inbound,
         << "): without a proxy nothing below is enforced; it is what Linkerd's policy "
            "controller would serve one\n";
   if (inbound.ports.empty()) out << "  no inbound port\n";
-  auto authorizations = [&](const std::vector<ld::Authorization>& list, const std::string& indent) {
+  auto authorizations = [&](const ld::Authorizations& list, const std::string& indent) {
     if (list.empty()) out << indent << "authorizations: none (denies every request)\n";
     for (const ld::Authorization& a : list) {
       out << indent << "authorization " << a.kind << "/" << a.name << ": "

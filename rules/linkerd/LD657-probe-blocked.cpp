@@ -84,9 +84,12 @@ void check(Context& ctx) {
       const std::string& path = *probed;
       std::optional<policy::AccessRequest> request = policy::parseAccessRequest("GET " + path);
       if (!request) continue;
-      policy::AccessResult result = ld::decideAccess(*port, client, *request);
+      // The decision alone first (most probes pass); the words only for a refusal.
+      policy::AccessResult result =
+          ld::decideAccess(*port, client, *request, ld::AccessDetail::DecisionOnly);
       // Allowed, or allowed from some probe-network addresses: the kubelet's may be among them.
       if (policy::permitted(result.decision) || !result.condition.empty()) continue;
+      result = ld::decideAccess(*port, client, *request);
       const model::Resource& workload = *w->resource;
       std::string what =
           std::string(probe.kind) + " GET " + path + " on port " + std::to_string(port->port);

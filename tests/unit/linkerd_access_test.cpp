@@ -4,6 +4,7 @@
 // clients read from manifests (injection, service accounts).
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -244,7 +245,7 @@ TEST_CASE("route precedence: longest path matched, method, headers, then serving
                                  {everyone("open")});
   CHECK(routeOf(ld::decideAccess(tie, meshed(), req("GET /books"))) == "prefix");
   CHECK(routeOf(ld::decideAccess(tie, meshed(), req("GET /books/1"))) == "prefix");
-  std::swap(tie.httpRoutes[0], tie.httpRoutes[1]);
+  tie.httpRoutes.swap(0, 1);
   CHECK(routeOf(ld::decideAccess(tie, meshed(), req("GET /books"))) == "exact");
 }
 
@@ -355,9 +356,9 @@ TEST_CASE("a redirect filter answers with its status once the client is authoriz
   CHECK(moved.decision == AccessDecision::Redirect);
   CHECK(moved.status == 302);
   CHECK(policy::permitted(moved.decision));
-  p.httpRoutes[0].rules[0].filters[0].statusCode = 301;
+  p.httpRoutes.edit(0).rules[0].filters[0].statusCode = 301;
   CHECK(ld::decideAccess(p, at("10.0.0.1"), req("GET /old")).status == 301);
-  p.httpRoutes[0].authorizations.clear();
+  p.httpRoutes.edit(0).authorizations.clear();
   CHECK(ld::decideAccess(p, at("10.0.0.1"), req("GET /old")).status == 403);
 }
 
@@ -453,4 +454,46 @@ metadata:
       ld::serviceAccountClient(find("ServiceAccount", "shop", "reader"), a.config.linkerd);
   CHECK(reader.meshed);
   CHECK(reader.identity == "reader.shop.serviceaccount.identity.linkerd.example.org");
+}
+
+TEST_CASE("DecisionOnly decides as Full does, without the words") {
+  // Ports and clients that reach every outcome: allowed by the route, by the server, only from
+  // some addresses, 403, 404, opaque refusal, redirect.
+  ld::Authorization partial = everyone("pods", {net("10.1.0.0/16")});
+  ld::InboundRoute books =
+      route("books", {pathMatch("prefix", "/books")}, {identities("readers", {exact(kFrontend)})});
+  ld::InboundRoute open = route("open", {pathMatch("exact", "/open")}, {everyone("all")});
+  ld::InboundRoute old = route("old", {pathMatch("prefix", "/old")}, {everyone("all")});
+  ld::Filter redirect;
+  redirect.kind = ld::Filter::Kind::RequestRedirect;
+  old.rules[0].filters.push_back(redirect);
+  std::vector<ld::InboundPort> ports = {
+      httpPort({books, open, old}, {partial}),
+      httpPort({books}, {identities("server", {exact("other.ns.serviceaccount.identity")})}),
+      httpPort({}, {everyone("all")}, "Opaque"),
+      httpPort({}, {partial}, "Opaque"),
+  };
+  std::vector<policy::AccessClient> clients = {meshed(), meshed("stranger.ns"), at("10.1.2.3"),
+                                               at("10.9.0.1"), at("127.0.0.1")};
+  policy::AccessClient unknown = at("10.1.2.3");
+  unknown.address.reset();
+  clients.push_back(unknown);
+  std::set<AccessDecision> seen;
+  for (const ld::InboundPort& port : ports)
+    for (const policy::AccessClient& client : clients)
+      for (const char* request : {"GET /books/1", "GET /open", "GET /old/x", "GET /none"}) {
+        CAPTURE(port.protocol);
+        CAPTURE(client.display);
+        CAPTURE(request);
+        policy::AccessResult full = ld::decideAccess(port, client, req(request));
+        policy::AccessResult quick =
+            ld::decideAccess(port, client, req(request), ld::AccessDetail::DecisionOnly);
+        CHECK(quick.decision == full.decision);
+        CHECK(quick.status == full.status);
+        CHECK(quick.condition == full.condition);
+        CHECK(routeOf(quick) == routeOf(full));
+        CHECK(quick.advice.empty());
+        seen.insert(full.decision);
+      }
+  CHECK(seen.size() == 5);  // Allowed, Unauthorized, NoRoute, Refused, Redirect
 }

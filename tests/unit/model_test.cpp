@@ -9,6 +9,7 @@
 #include "lib/load/loader.h"
 #include "lib/model/parallel.h"
 #include "lib/model/selector.h"
+#include "lib/model/shared_list.h"
 #include "lib/model/store.h"
 #include "lib/yaml/parser.h"
 #include "tests/unit/load_store.h"
@@ -186,4 +187,28 @@ TEST_CASE("parallelCollect: the values given, in item order, whatever the thread
       CHECK(found[k].second == static_cast<int>(found[k].first * 2));
     }
   }
+}
+
+TEST_CASE("SharedList: copies share items; edit copies only the item it changes") {
+  model::SharedList<std::string> a{"one", "two"};
+  a.push_back(std::string("three"));
+  model::SharedList<std::string> b = a;  // shares all three
+  CHECK(&a[0] == &b[0]);
+  b.edit(1) = "TWO";
+  CHECK(a[1] == "two");
+  CHECK(b[1] == "TWO");
+  CHECK(&a[2] == &b[2]);
+  b.append(a);
+  CHECK(b.size() == 6);
+  CHECK(&b[3] == &a[0]);
+  b.sort([](const std::string& x, const std::string& y) { return x < y; });
+  std::vector<std::string> sorted(b.begin(), b.end());
+  CHECK(sorted == std::vector<std::string>{"TWO", "one", "one", "three", "three", "two"});
+  b.swap(0, 5);
+  CHECK(b.front() == "two");
+  CHECK(b.back() == "TWO");
+  CHECK(std::count(a.begin(), a.end(), "two") == 1);
+  b.clear();
+  CHECK(b.empty());
+  CHECK(a.size() == 3);
 }

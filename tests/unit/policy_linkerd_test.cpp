@@ -54,13 +54,13 @@ std::vector<std::int64_t> portsOf(const ld::WorkloadInbound& w) {
   return out;
 }
 
-std::vector<std::string> refs(const std::vector<ld::Authorization>& list) {
+std::vector<std::string> refs(const ld::Authorizations& list) {
   std::vector<std::string> out;
   for (const ld::Authorization& a : list) out.push_back(a.kind + "/" + a.name);
   return out;
 }
 
-std::vector<std::string> refs(const std::vector<ld::InboundRoute>& list) {
+std::vector<std::string> refs(const ld::InboundRoutes& list) {
   std::vector<std::string> out;
   for (const ld::InboundRoute& r : list) out.push_back(r.kind + "/" + r.name);
   return out;

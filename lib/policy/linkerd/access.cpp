@@ -149,8 +149,8 @@ struct Found {
   AccessRoute report;
 };
 
-std::optional<Found> findRoute(const std::vector<InboundRoute>& routes, bool grpc,
-                               const AccessRequest& request, std::vector<std::string>& notes) {
+std::optional<Found> findRoute(const InboundRoutes& routes, bool grpc, const AccessRequest& request,
+                               std::vector<std::string>& notes) {
   std::string_view service, method;
   if (grpc) {
     std::string_view path = request.path;
@@ -302,42 +302,61 @@ std::string identitiesText(const std::vector<IdentityMatch>& ids) {
 
 namespace {
 
-AccessAuthorization evaluate(const Authorization& a, std::string level,
-                             const AccessClient& client) {
-  AccessAuthorization out;
-  out.ref = {a.kind, a.name, a.sources.empty() ? nullptr : a.sources.front()};
-  out.level = std::move(level);
-  out.sources = a.sources;
-  out.authentication = std::string(authenticationName(a.authentication));
-  std::string why;
+// Whether the authentication an authorization requires refuses the client, and why (`why` only
+// when `explain`).
+bool refusedByAuthentication(const Authorization& a, const AccessClient& client, bool explain,
+                             std::string& why) {
   switch (a.authentication) {
     case AuthenticationKind::Unauthenticated:
-      break;
+      return false;
     case AuthenticationKind::TlsUnauthenticated:
-      if (!client.meshed) why = "requires mesh TLS and the client is not meshed";
-      break;
+      if (client.meshed) return false;
+      if (explain) why = "requires mesh TLS and the client is not meshed";
+      return true;
     case AuthenticationKind::TlsAuthenticated:
       if (!client.meshed) {
-        why = "requires a mesh identity (" + identitiesText(a.identities) +
-              ") and the client is not meshed";
-      } else if (std::none_of(
-                     a.identities.begin(), a.identities.end(),
-                     [&](const IdentityMatch& m) { return identityMatches(m, client.identity); })) {
+        if (explain)
+          why = "requires a mesh identity (" + identitiesText(a.identities) +
+                ") and the client is not meshed";
+        return true;
+      }
+      if (std::any_of(a.identities.begin(), a.identities.end(),
+                      [&](const IdentityMatch& m) { return identityMatches(m, client.identity); }))
+        return false;
+      if (explain)
         why = "the identity " + client.identity + " matches none of " +
               (a.identities.empty() ? std::string("(no identity)") : identitiesText(a.identities));
-      }
-      break;
+      return true;
   }
+  return false;
+}
+
+// One authorization against the client. Without `explain`, only `admits` and, when it
+// depends on the address, `reason` (what `condition` is made of) are filled.
+AccessAuthorization evaluate(const Authorization& a, std::string_view level,
+                             const AccessClient& client, bool explain) {
+  AccessAuthorization out;
+  std::string why;
+  bool refused = refusedByAuthentication(a, client, explain, why);
   std::string netWhy;
   Admits net = networksAdmit(a.networks, client, netWhy);
-  if (!why.empty()) {
-    out.admits = Admits::No;
-    out.reason = why + (net == Admits::No ? "; " + netWhy : "");
+  out.admits = refused ? Admits::No : net;
+  if (!explain) {
+    if (out.admits == Admits::Depends) {
+      out.ref = {a.kind, a.name, a.sources.empty() ? nullptr : a.sources.front()};
+      out.reason = std::move(netWhy);
+    }
     return out;
   }
-  out.admits = net;
-  out.reason =
-      net == Admits::Yes ? out.authentication + " from " + networksText(a.networks) : netWhy;
+  out.ref = {a.kind, a.name, a.sources.empty() ? nullptr : a.sources.front()};
+  out.level = std::string(level);
+  out.sources = a.sources;
+  out.authentication = std::string(authenticationName(a.authentication));
+  if (refused)
+    out.reason = why + (net == Admits::No ? "; " + netWhy : "");
+  else
+    out.reason =
+        net == Admits::Yes ? out.authentication + " from " + networksText(a.networks) : netWhy;
   return out;
 }
 
@@ -345,13 +364,21 @@ std::string display(const AccessSource& s) {
   return s.kind + "/" + s.name;
 }
 
-void authorize(AccessResult& result, const std::vector<const Authorization*>& list,
-               const std::vector<std::string>& levels, const AccessClient& client) {
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    result.considered.push_back(evaluate(*list[i], levels[i], client));
+// The route's authorizations (`routeLevel` of them), then the server's, then the proxy's own
+// for localhost. Without `explain`, the first that admits ends the search.
+void authorize(AccessResult& result, const Authorizations* route, const Authorizations& server,
+               const AccessClient& client, bool explain) {
+  auto consider = [&](const Authorization& a, std::string_view level) {
+    result.considered.push_back(evaluate(a, level, client, explain));
     const AccessAuthorization& c = result.considered.back();
     if (c.admits == Admits::Yes && !result.authorization) result.authorization = c;
-  }
+    return !explain && result.authorization;
+  };
+  if (route)
+    for (const Authorization& a : *route)
+      if (consider(a, "route")) return;
+  for (const Authorization& a : server)
+    if (consider(a, "server")) return;
   if (client.address) {
     AccessAuthorization local;
     local.ref = {"default", "localhost", nullptr};
@@ -435,7 +462,8 @@ bool hostnameMatches(std::string_view pattern, std::string_view host) {
 }
 
 AccessResult decideAccess(const InboundPort& port, const AccessClient& client,
-                          const AccessRequest& given) {
+                          const AccessRequest& given, AccessDetail detail) {
+  const bool explain = detail == AccessDetail::Full;
   AccessResult result;
   result.family = "linkerd";
   result.server = {port.server ? "Server" : "default", port.serverName, port.server};
@@ -452,11 +480,9 @@ AccessResult decideAccess(const InboundPort& port, const AccessClient& client,
     if (!opaque)
       result.notes.push_back(
           "no --request: a connection that is not HTTP, authorized by the server");
-    std::vector<const Authorization*> list;
-    for (const Authorization& a : port.authorizations) list.push_back(&a);
-    authorize(result, list, std::vector<std::string>(list.size(), "server"), client);
+    authorize(result, nullptr, port.authorizations, client, explain);
     result.decision = result.authorization ? AccessDecision::Allowed : AccessDecision::Refused;
-    if (!result.authorization) denialAdvice(result, client, serverText);
+    if (!result.authorization && explain) denialAdvice(result, client, serverText);
     return result;
   }
   AccessRequest request = given;
@@ -470,6 +496,7 @@ AccessResult decideAccess(const InboundPort& port, const AccessClient& client,
     result.decision = AccessDecision::NoRoute;
     result.status = 404;
     if (grpc) result.grpcStatus = "UNIMPLEMENTED";
+    if (!explain) return result;
     std::string names;
     for (const InboundRoute& r : grpc ? port.grpcRoutes : port.httpRoutes)
       names += (names.empty() ? "" : ", ") + r.kind + "/" + r.name;
@@ -481,25 +508,16 @@ AccessResult decideAccess(const InboundPort& port, const AccessClient& client,
     return result;
   }
   result.route = found->report;
-  std::vector<const Authorization*> list;
-  std::vector<std::string> levels;
-  for (const Authorization& a : found->route->authorizations) {
-    list.push_back(&a);
-    levels.emplace_back("route");
-  }
-  for (const Authorization& a : port.authorizations) {
-    list.push_back(&a);
-    levels.emplace_back("server");
-  }
-  authorize(result, list, levels, client);
+  authorize(result, &found->route->authorizations, port.authorizations, client, explain);
   if (!result.authorization) {
     result.decision = AccessDecision::Unauthorized;
     result.status = 403;
     if (grpc) result.grpcStatus = "PERMISSION_DENIED";
-    denialAdvice(result, client,
-                 found->route->isDefault()
-                     ? serverText
-                     : found->route->kind + "/" + found->route->name + " or " + serverText);
+    if (explain)
+      denialAdvice(result, client,
+                   found->route->isDefault()
+                       ? serverText
+                       : found->route->kind + "/" + found->route->name + " or " + serverText);
     return result;
   }
   if (const Filter* redirect = redirectOf(*found->rule)) {

@@ -4,6 +4,7 @@
 // (`InboundPort`, inbound.h): the route that matches, then the first authorization of that
 // route, of the server, or the proxy's localhost one that admits the client. Connections on
 // opaque ports (and detect ports without an HTTP request) are authorized by the server alone.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -14,12 +15,18 @@
 
 namespace pg::policy::linkerd {
 
+// Full: the decision with every authorization considered and why, and advice.
+// DecisionOnly: the same decision, status, route and `condition`, without the words: the
+// search ends at the first authorization that admits, and `considered` holds only what was
+// looked at (for rules that ask many times and explain only a refusal).
+enum class AccessDetail : std::uint8_t { Full, DecisionOnly };
+
 // The decision, with its reasons. `request.http` false: a connection only. The client's
 // address, when unknown, is some address of `client.assumedNetworks`; an authorization that
 // admits only part of them does not decide (the worst case), and `condition` says which
 // addresses it would admit.
 AccessResult decideAccess(const InboundPort& port, const AccessClient& client,
-                          const AccessRequest& request);
+                          const AccessRequest& request, AccessDetail detail = AccessDetail::Full);
 
 // A workload as a Linkerd client: meshed when injected (`linkerd.io/inject` on its pod
 // (template), else its Namespace's; `disabled` on the pod wins), its identity from the pod's

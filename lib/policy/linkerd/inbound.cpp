@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -22,6 +24,12 @@ constexpr std::string_view kDefaultPolicyAnnotation = "config.linkerd.io/default
 constexpr std::string_view kRequireIdentityAnnotation =
     "config.linkerd.io/proxy-require-identity-inbound-ports";
 constexpr std::string_view kOpaquePortsAnnotation = "config.linkerd.io/opaque-ports";
+constexpr std::string_view kDefaultPolicies[] = {"all-unauthenticated",
+                                                 "all-authenticated",
+                                                 "cluster-unauthenticated",
+                                                 "cluster-authenticated",
+                                                 "deny",
+                                                 "audit"};
 
 using detail::equalsIgnoringCase;
 using detail::text;
@@ -70,11 +78,11 @@ std::vector<Network> asNetworks(const std::vector<model::Cidr>& list) {
 }
 
 // The authorizations a default policy grants (`default/POLICY`; none for deny).
-std::vector<Authorization> defaultAuthorizations(const std::string& policy,
-                                                 const config::LinkerdSettings& settings) {
+Authorizations defaultAuthorizations(std::string_view policy,
+                                     const config::LinkerdSettings& settings) {
   Authorization a;
   a.kind = "default";
-  a.name = policy;
+  a.name = std::string(policy);
   if (policy == "deny") return {};
   if (policy == "all-unauthenticated" || policy == "audit") {
     a.networks = everywhere();
@@ -94,8 +102,8 @@ std::vector<Authorization> defaultAuthorizations(const std::string& policy,
   return {a};
 }
 
-void sortAuthorizations(std::vector<Authorization>& list) {
-  std::sort(list.begin(), list.end(), [](const Authorization& a, const Authorization& b) {
+void sortAuthorizations(Authorizations& list) {
+  list.sort([](const Authorization& a, const Authorization& b) {
     return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
   });
 }
@@ -113,23 +121,24 @@ struct ServerInfo {
 struct PolicyInfo {
   const model::Resource* resource = nullptr;
   std::string targetGroup, targetKind, targetName;
-  std::optional<Authorization> authorization;  // nullopt: a reference does not resolve
+  std::shared_ptr<const Authorization> authorization;  // null: a reference does not resolve
 };
 
 struct ServerAuthorizationInfo {
   const model::Resource* resource = nullptr;
   std::string serverName;
   std::optional<model::LabelSelector> serverSelector;
-  Authorization authorization;
+  std::shared_ptr<const Authorization> authorization;
 };
 
 struct RouteInfo {
   const model::Resource* resource = nullptr;
   bool grpc = false;
-  std::vector<std::string> hostnames;
-  std::vector<RouteRule> rules;
   std::vector<std::string> servers;  // the Servers (of its namespace) that accept it
   std::string_view timestamp;
+  InboundRoute route;  // without its authorizations until the policies are indexed
+  // `route` with its authorizations, as every port of those Servers serves it.
+  std::shared_ptr<const InboundRoute> served;
 };
 
 // The items of one of Index's lists by their object's namespace, built once the list is
@@ -156,15 +165,26 @@ class Index {
   Index(const model::Store& store, const config::LinkerdSettings& settings,
         const std::vector<ServerParent>& parents)
       : store_(store), settings_(settings) {
-    for (const model::Resource* r : store.ofKind(kPolicyGroup, "Server")) addServer(*r);
-    for (const model::Resource* r : store.ofKind(kPolicyGroup, "AuthorizationPolicy"))
-      addPolicy(*r);
-    for (const model::Resource* r : store.ofKind(kPolicyGroup, "ServerAuthorization"))
-      addServerAuthorization(*r);
+    // Reserved: these vectors hold large items, and growing copies them all.
+    std::vector<const model::Resource*> servers = store.ofKind(kPolicyGroup, "Server");
+    std::vector<const model::Resource*> policies =
+        store.ofKind(kPolicyGroup, "AuthorizationPolicy");
+    std::vector<const model::Resource*> serverAuthorizations =
+        store.ofKind(kPolicyGroup, "ServerAuthorization");
+    servers_.reserve(servers.size());
+    policies_.reserve(policies.size());
+    serverAuthorizations_.reserve(serverAuthorizations.size());
+    for (const model::Resource* r : servers) addServer(*r);
+    for (const model::Resource* r : policies) addPolicy(*r);
+    for (const model::Resource* r : serverAuthorizations) addServerAuthorization(*r);
     addRoutes(parents);
     serversIn_.build(servers_);
     serverAuthorizationsIn_.build(serverAuthorizations_);
     routesIn_.build(routes_);
+    for (std::string_view policy : kDefaultPolicies)
+      defaultAuthorizations_.emplace(policy, defaultAuthorizations(policy, settings));
+    defaultHttpRoute_ = std::make_shared<const InboundRoute>(defaultHttpRoute());
+    defaultGrpcRoute_ = std::make_shared<const InboundRoute>(defaultGrpcRoute());
     for (const PolicyInfo& p : policies_) {
       if (!p.authorization) continue;
       std::string_view ns = p.resource->namespace_;
@@ -178,6 +198,15 @@ class Index {
       policiesOn_[targetKey('r', ns, detail::lowerAscii(p.targetGroup),
                             detail::lowerAscii(p.targetKind), detail::lowerAscii(p.targetName))]
           .push_back(&p);
+    }
+    for (RouteInfo& r : routes_) {
+      InboundRoute& route = r.route;
+      for (const PolicyInfo* ap :
+           policiesOn(targetKey('r', r.resource->namespace_, detail::lowerAscii(route.group),
+                                detail::lowerAscii(route.kind), detail::lowerAscii(route.name))))
+        route.authorizations.push_back(ap->authorization);
+      sortAuthorizations(route.authorizations);
+      r.served = std::make_shared<const InboundRoute>(std::move(route));
     }
   }
 
@@ -199,7 +228,15 @@ class Index {
                           const std::set<std::string>& probePaths) const;
   InboundPort serverPort(const ServerInfo& s, std::int64_t port,
                          const std::set<std::string>& probePaths) const;
-  std::vector<InboundRoute> defaultHttpRoutes(const std::set<std::string>& probePaths) const;
+  InboundRoutes defaultHttpRoutes(const std::set<std::string>& probePaths) const;
+  InboundRoute defaultHttpRoute() const;
+  InboundRoute defaultGrpcRoute() const;
+  InboundRoute probeRoute(const std::set<std::string>& probePaths) const;
+  const Authorizations& defaultsOf(std::string_view policy) const {
+    static const Authorizations kNone;
+    auto it = defaultAuthorizations_.find(policy);
+    return it == defaultAuthorizations_.end() ? kNone : it->second;
+  }
 
   // The key of policiesOn_: how the target is named ('s' a Server by name, 'n' a Namespace
   // by name, 'r' anything by group, kind and name in lower case), the policy's namespace and
@@ -231,6 +268,14 @@ class Index {
   // (how routes find theirs). Each list in file order.
   std::unordered_map<std::string, std::vector<const PolicyInfo*>> policiesOn_;
   std::vector<Ignored> ignored_;
+  // Shared by every port that serves them: the authorizations of each default policy, the
+  // default HTTP and gRPC routes, and the probe route of each set of probe paths (filled as
+  // workloads ask, on any thread).
+  std::map<std::string, Authorizations, std::less<>> defaultAuthorizations_;
+  std::shared_ptr<const InboundRoute> defaultHttpRoute_;
+  std::shared_ptr<const InboundRoute> defaultGrpcRoute_;
+  mutable std::mutex probeRoutesMutex_;
+  mutable std::map<std::set<std::string>, std::shared_ptr<const InboundRoute>> probeRoutes_;
 };
 
 void Index::addServer(const model::Resource& r) {
@@ -334,7 +379,8 @@ void Index::addPolicy(const model::Resource& r) {
   p.targetGroup = text(target.get("group"));
   p.targetKind = text(target.get("kind"));
   p.targetName = text(target.get("name"));
-  p.authorization = resolvePolicy(r);
+  if (std::optional<Authorization> a = resolvePolicy(r))
+    p.authorization = std::make_shared<const Authorization>(std::move(*a));
   // A target that does not exist: the policy authorizes nothing.
   std::string kind;
   if (equalsIgnoringCase(p.targetKind, "Server")) kind = "Server";
@@ -359,7 +405,7 @@ void Index::addServerAuthorization(const model::Resource& r) {
     model::LabelSelector::Error error;
     s.serverSelector = model::LabelSelector::parse(selector, &error);
   }
-  Authorization& a = s.authorization;
+  Authorization a;
   a.kind = "ServerAuthorization";
   a.name = std::string(r.name);
   a.sources.push_back(&r);
@@ -392,6 +438,7 @@ void Index::addServerAuthorization(const model::Resource& r) {
     ignore(r, server.get("name") ? server.get("name") : server,
            "names no Server of namespace " + std::string(r.namespace_) +
                " (by name or selector): it authorizes nothing");
+  s.authorization = std::make_shared<const Authorization>(std::move(a));
   serverAuthorizations_.push_back(std::move(s));
 }
 
@@ -429,8 +476,13 @@ void Index::addRoutes(const std::vector<ServerParent>& parents) {
       if (!problem.refused) ignore(*r, problem.at, problem.message);
       continue;
     }
-    info.rules = std::move(*rules);
-    for (yaml::NodeRef h : r->spec().get("hostnames").items()) info.hostnames.push_back(text(h));
+    InboundRoute& route = info.route;
+    route.group = std::string(r->group);
+    route.kind = std::string(r->kind);
+    route.name = std::string(r->name);
+    route.resource = r;
+    route.rules = std::move(*rules);
+    for (yaml::NodeRef h : r->spec().get("hostnames").items()) route.hostnames.push_back(text(h));
     info.timestamp = r->metadata().get("creationTimestamp").str();
     routes_.push_back(std::move(info));
   }
@@ -447,16 +499,28 @@ std::string Index::annotation(const graph::Workload& w, std::string_view key, bo
   return text(value);
 }
 
-std::vector<InboundRoute> Index::defaultHttpRoutes(const std::set<std::string>& paths) const {
-  std::vector<InboundRoute> out;
-  InboundRoute& all = out.emplace_back();
+InboundRoute Index::defaultHttpRoute() const {
+  InboundRoute all;
   all.kind = "default";
   all.name = "default";
   HttpMatch prefix;
   prefix.path = StringMatch{"prefix", "/", ""};
   all.rules.push_back({{prefix}, {}, {}});
-  if (settings_.probeNetworks.empty() || paths.empty()) return out;
-  InboundRoute& probe = out.emplace_back();
+  return all;
+}
+
+InboundRoute Index::defaultGrpcRoute() const {
+  InboundRoute all;
+  all.kind = "default";
+  all.name = "default";
+  GrpcMatch any;
+  any.hasMethod = true;
+  all.rules.push_back({{}, {any}, {}});
+  return all;
+}
+
+InboundRoute Index::probeRoute(const std::set<std::string>& paths) const {
+  InboundRoute probe;
   probe.kind = "default";
   probe.name = "probe";
   RouteRule rule;
@@ -472,6 +536,22 @@ std::vector<InboundRoute> Index::defaultHttpRoutes(const std::set<std::string>& 
   a.name = "probe";
   a.networks = asNetworks(settings_.probeNetworks);
   probe.authorizations.push_back(std::move(a));
+  return probe;
+}
+
+// The default route, then the probe route when there are probe networks and paths.
+InboundRoutes Index::defaultHttpRoutes(const std::set<std::string>& paths) const {
+  InboundRoutes out;
+  out.push_back(defaultHttpRoute_);
+  if (settings_.probeNetworks.empty() || paths.empty()) return out;
+  std::shared_ptr<const InboundRoute> probe;
+  {
+    std::lock_guard<std::mutex> lock(probeRoutesMutex_);
+    std::shared_ptr<const InboundRoute>& cached = probeRoutes_[paths];
+    if (!cached) cached = std::make_shared<const InboundRoute>(probeRoute(paths));
+    probe = cached;
+  }
+  out.push_back(std::move(probe));
   return out;
 }
 
@@ -488,14 +568,14 @@ InboundPort Index::defaultPort(const graph::Workload& w, std::int64_t port,
   p.serverName = policy;
   p.protocol =
       inPortSet(annotation(w, kOpaquePortsAnnotation, nullptr), port) ? "Opaque" : "Detect";
-  p.authorizations = defaultAuthorizations(policy, settings_);
+  p.authorizations = defaultsOf(policy);
   p.httpRoutes = defaultHttpRoutes(probePaths);
   return p;
 }
 
 // Serving order (`to_route_list`): routes with a creationTimestamp first, oldest first; then by
 // ref: resource routes before the defaults, then name, group, kind.
-void sortRoutes(std::vector<InboundRoute>& routes,
+void sortRoutes(InboundRoutes& routes,
                 const std::map<const model::Resource*, std::string_view>& timestamps) {
   auto key = [&](const InboundRoute& r) {
     std::string_view ts;
@@ -503,8 +583,7 @@ void sortRoutes(std::vector<InboundRoute>& routes,
     return std::make_tuple(ts.empty(), ts, r.isDefault(), std::string_view(r.name),
                            std::string_view(r.group), std::string_view(r.kind));
   };
-  std::stable_sort(routes.begin(), routes.end(),
-                   [&](const InboundRoute& a, const InboundRoute& b) { return key(a) < key(b); });
+  routes.sort([&](const InboundRoute& a, const InboundRoute& b) { return key(a) < key(b); });
 }
 
 InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
@@ -523,42 +602,21 @@ InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
   }
   // The Server's policies, then its Namespace's: sortAuthorizations orders them all below.
   for (const PolicyInfo* ap : policiesOn(targetKey('s', server.namespace_, server.name)))
-    p.authorizations.push_back(*ap->authorization);
+    p.authorizations.push_back(ap->authorization);
   for (const PolicyInfo* ap : policiesOn(targetKey('n', server.namespace_, server.namespace_)))
-    p.authorizations.push_back(*ap->authorization);
-  if (s.accessPolicy != "deny")
-    for (Authorization& a : defaultAuthorizations(s.accessPolicy, settings_))
-      p.authorizations.push_back(std::move(a));
+    p.authorizations.push_back(ap->authorization);
+  if (s.accessPolicy != "deny") p.authorizations.append(defaultsOf(s.accessPolicy));
   sortAuthorizations(p.authorizations);
 
   std::map<const model::Resource*, std::string_view> timestamps;
   for (const RouteInfo* info : routesIn_.in(server.namespace_)) {
     const RouteInfo& r = *info;
     if (std::find(r.servers.begin(), r.servers.end(), server.name) == r.servers.end()) continue;
-    InboundRoute route;
-    route.group = std::string(r.resource->group);
-    route.kind = std::string(r.resource->kind);
-    route.name = std::string(r.resource->name);
-    route.resource = r.resource;
-    route.hostnames = r.hostnames;
-    route.rules = r.rules;
-    for (const PolicyInfo* ap :
-         policiesOn(targetKey('r', r.resource->namespace_, detail::lowerAscii(route.group),
-                              detail::lowerAscii(route.kind), detail::lowerAscii(route.name))))
-      route.authorizations.push_back(*ap->authorization);
-    sortAuthorizations(route.authorizations);
     timestamps[r.resource] = r.timestamp;
-    (r.grpc ? p.grpcRoutes : p.httpRoutes).push_back(std::move(route));
+    (r.grpc ? p.grpcRoutes : p.httpRoutes).push_back(r.served);
   }
   if (p.httpRoutes.empty()) p.httpRoutes = defaultHttpRoutes(probePaths);
-  if (p.grpcRoutes.empty()) {
-    InboundRoute& all = p.grpcRoutes.emplace_back();
-    all.kind = "default";
-    all.name = "default";
-    GrpcMatch any;
-    any.hasMethod = true;
-    all.rules.push_back({{}, {any}, {}});
-  }
+  if (p.grpcRoutes.empty()) p.grpcRoutes.push_back(defaultGrpcRoute_);
   sortRoutes(p.httpRoutes, timestamps);
   sortRoutes(p.grpcRoutes, timestamps);
   return p;

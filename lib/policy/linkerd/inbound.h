@@ -17,6 +17,7 @@
 #include "lib/graph/topology.h"
 #include "lib/graph/workloads.h"
 #include "lib/model/cidr.h"
+#include "lib/model/shared_list.h"
 #include "lib/model/store.h"
 
 namespace pg::policy::linkerd {
@@ -52,6 +53,9 @@ struct Authorization {
   std::vector<IdentityMatch> identities;
   std::vector<const model::Resource*> sources;  // the policy, then the authentications it used
 };
+// Ports and routes share their authorizations: a policy's is built once, however many ports
+// it reaches.
+using Authorizations = model::SharedList<Authorization>;
 
 struct StringMatch {
   std::string kind;  // exact, prefix or regex (paths); exact or regex (headers, query)
@@ -104,18 +108,20 @@ struct InboundRoute {
   const model::Resource* resource = nullptr;  // null for the defaults
   std::vector<std::string> hostnames;
   std::vector<RouteRule> rules;
-  std::vector<Authorization> authorizations;
+  Authorizations authorizations;
   bool isDefault() const { return resource == nullptr; }
 };
+// The default routes are shared by every port that serves them.
+using InboundRoutes = model::SharedList<InboundRoute>;
 
 struct InboundPort {
   std::int64_t port = 0;
   const model::Resource* server = nullptr;  // null: the default policy
   std::string serverName;                   // the Server's name, or the default policy's
   std::string protocol;                     // Detect, HTTP/1, HTTP/2, gRPC, Opaque, TLS
-  std::vector<Authorization> authorizations;
-  std::vector<InboundRoute> httpRoutes;  // serving order
-  std::vector<InboundRoute> grpcRoutes;
+  Authorizations authorizations;
+  InboundRoutes httpRoutes;  // serving order
+  InboundRoutes grpcRoutes;
   std::vector<const model::Resource*> shadowed;  // Servers that select the port too, and lost it
 };
 
