@@ -89,17 +89,12 @@ bool tcpPort(yaml::NodeRef servicePort) {
 struct Context {
   Topology& topology;
   const model::Store& store;
-  std::unordered_map<std::string_view, std::vector<const model::Resource*>> services;
+  ServiceIndex services;
   std::unordered_map<std::string_view, const model::Resource*> namespaces;
 
   const model::Resource* namespaceObject(std::string_view name) const {
     auto it = namespaces.find(name);
     return it == namespaces.end() ? nullptr : it->second;
-  }
-  const std::vector<const model::Resource*>& servicesIn(std::string_view ns) const {
-    static const std::vector<const model::Resource*> none;
-    auto it = services.find(ns);
-    return it == services.end() ? none : it->second;
   }
 };
 
@@ -145,8 +140,8 @@ std::map<std::string_view, std::string_view> podTags(const Workload& w, bool wit
 std::vector<Inbound> inboundsOf(Context& c, const Workload& w, bool exclusive) {
   Topology& t = c.topology;
   std::vector<Inbound> out;
-  for (const model::Resource* service : c.servicesIn(w.namespace_)) {
-    if (!serviceSelects(*service, w) || externalName(*service)) continue;
+  for (const model::Resource* service : c.services.selecting(w)) {
+    if (externalName(*service)) continue;
     bool headless = service->spec().get("clusterIP").str() == "None";
     for (yaml::NodeRef p : service->spec().get("ports").items()) {
       if (!p.isMapping() || !tcpPort(p)) continue;
@@ -200,9 +195,7 @@ bool generatesMeshServices(const Topology& t, std::string_view mesh) {
 
 void deriveFromKubernetes(Topology& t, const model::Store& store,
                           std::string_view systemNamespace) {
-  Context c{t, store, {}, {}};
-  for (const model::Resource* r : store.ofKind("Service"))
-    if (r->group.empty()) c.services[r->namespace_].push_back(r);
+  Context c{t, store, ServiceIndex(store), {}};
   for (const model::Resource* r : store.ofKind("Namespace"))
     if (r->group.empty()) c.namespaces.emplace(r->name, r);
 

@@ -114,6 +114,39 @@ bool serviceSelects(const model::Resource& service, const Workload& workload) {
   return true;
 }
 
+ServiceIndex::ServiceIndex(const model::Store& store) {
+  std::size_t order = 0;
+  for (const model::Resource* service : store.ofKind("Service")) {
+    ++order;
+    if (!service->group.empty()) continue;
+    yaml::NodeRef selector = service->spec().get("selector");
+    if (!selector.isMapping() || selector.size() == 0) continue;  // selects nothing
+    for (auto [key, value] : selector.entries()) {
+      index_[service->namespace_][key.str()].emplace_back(order, service);
+      break;
+    }
+  }
+}
+
+std::vector<const model::Resource*> ServiceIndex::selecting(const Workload& workload) const {
+  auto ns = index_.find(workload.namespace_);
+  if (ns == index_.end()) return {};
+  Candidates found;
+  for (auto [key, value] : workload.labels.entries()) {
+    auto candidates = ns->second.find(key.str());
+    if (candidates == ns->second.end()) continue;
+    for (const auto& candidate : candidates->second)
+      if (serviceSelects(*candidate.second, workload)) found.push_back(candidate);
+  }
+  // A label written twice (a duplicate key, reported by IN104) must not list a Service twice.
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  std::vector<const model::Resource*> out;
+  out.reserve(found.size());
+  for (const auto& f : found) out.push_back(f.second);
+  return out;
+}
+
 std::optional<std::int64_t> serviceTargetPort(yaml::NodeRef servicePort, yaml::NodeRef podSpec) {
   yaml::NodeRef target = servicePort.get("targetPort");
   if (!target) return servicePort.get("port").asInt();

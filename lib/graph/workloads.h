@@ -3,9 +3,12 @@
 // Workloads as a mesh sees them: every Pod, and the pod template of each controller kind
 // (the template's labels and annotations, the controller's namespace). Shared by the mesh
 // families; what a mesh makes of a workload lives in that family's policy folder.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lib/model/store.h"
@@ -59,6 +62,22 @@ std::vector<HttpProbe> httpProbes(yaml::NodeRef podSpec);
 // Whether a Service's `spec.selector` selects the workload (same namespace; a Service without
 // selector selects nothing: its endpoints are managed by hand).
 bool serviceSelects(const model::Resource& service, const Workload& workload);
+
+// The core Services of a Store, indexed to answer "which Services select this workload?" without
+// testing every Service of the namespace: a Service can select a workload only if the workload
+// carries the first label of the Service's selector, so each Service is filed under its
+// namespace and that label's key.
+class ServiceIndex {
+ public:
+  explicit ServiceIndex(const model::Store& store);
+  // The Services whose selector selects the workload (serviceSelects), in Store order.
+  std::vector<const model::Resource*> selecting(const Workload& workload) const;
+
+ private:
+  using Candidates = std::vector<std::pair<std::size_t, const model::Resource*>>;  // Store order
+  // namespace -> first selector key -> Services
+  std::unordered_map<std::string_view, std::unordered_map<std::string_view, Candidates>> index_;
+};
 
 // The container port a Service port sends to on a workload: `targetPort` as a number, or the
 // name of a container port; `port` when targetPort is absent. nullopt when a name matches none.

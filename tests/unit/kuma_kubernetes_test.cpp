@@ -2,10 +2,13 @@
 // workloads and Services (lib/graph/kuma_kubernetes.cpp), and policies selecting them.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/graph/kuma.h"
+#include "lib/graph/workloads.h"
 #include "lib/policy/kuma/kuma.h"
 #include "tests/unit/load_store.h"
 
@@ -163,4 +166,30 @@ TEST_CASE("kuma k8s: Dataplane targetRefs by labels and namespace, and the names
   };
   CHECK(selected("shop", "api") == "core;");
   CHECK(selected("web", "front") == "web-only;");
+}
+
+TEST_CASE("ServiceIndex: the Services that select a workload, in Store order, each once") {
+  Loaded l = loadStore(
+      "apiVersion: v1\nkind: Service\nmetadata: {name: zeta, namespace: shop}\n"
+      "spec: {selector: {tier: web}}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: alpha, namespace: shop}\n"
+      "spec: {selector: {app: api, tier: web}}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: other-app, namespace: shop}\n"
+      "spec: {selector: {app: other}}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: manual, namespace: shop}\n"
+      "spec: {ports: [{port: 80}]}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: elsewhere, namespace: web}\n"
+      "spec: {selector: {app: api}}\n---\n"
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: api\n  namespace: shop\n"
+      "  labels: {app: api, tier: web, app: api}\nspec: {containers: [{name: c}]}\n");
+  graph::ServiceIndex index(l.store);
+  std::vector<const model::Resource*> pods = l.store.findByKind("Pod", "shop", "api");
+  REQUIRE(pods.size() == 1);
+  std::optional<graph::Workload> pod = graph::workloadOf(*pods.front());
+  REQUIRE(pod);
+  std::vector<std::string_view> names;
+  for (const model::Resource* s : index.selecting(*pod)) names.push_back(s->name);
+  // Store order, not the order of the pod's labels; the duplicate `app` label lists none twice;
+  // a Service without selector and one in another namespace select nothing here.
+  CHECK(names == std::vector<std::string_view>{"zeta", "alpha"});
 }

@@ -216,6 +216,48 @@ metadata:
   CHECK(refs(admin.httpRoutes) == std::vector<std::string>{"default/default"});
 }
 
+TEST_CASE("a repository with nothing of Linkerd gives no workload an inbound model") {
+  const std::string service = R"(---
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: shop}
+spec:
+  selector: {app: api}
+  ports: [{port: 80, targetPort: http}]
+)";
+  Fixture plain(std::string(kPod) + service);
+  std::vector<const model::Resource*> pod = plain.a.store.findByKind("Pod", "shop", "api");
+  REQUIRE(pod.size() == 1);
+  CHECK(plain.a.linkerd.inboundOf(pod.front()) == nullptr);
+  CHECK(plain.a.linkerd.workloads.empty());
+
+  // Any one sign of Linkerd brings the model back: a Namespace annotation, a workload
+  // annotation, or an object of a linkerd.io group.
+  Fixture annotatedNamespace(std::string(kPod) + service + R"(---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  annotations: {linkerd.io/inject: enabled}
+)");
+  CHECK(portsOf(annotatedNamespace.inbound("Pod", "shop", "api")) ==
+        std::vector<std::int64_t>{8080, 9990});
+  std::string annotatedPod(kPod);
+  annotatedPod.replace(annotatedPod.find("  labels:"), 0,
+                       "  annotations: {config.linkerd.io/default-inbound-policy: deny}\n");
+  Fixture podAnnotation(annotatedPod);
+  CHECK(podAnnotation.port("Pod", "shop", "api", 8080).serverName == "deny");
+  Fixture server(std::string(kPod) + R"(---
+apiVersion: policy.linkerd.io/v1beta3
+kind: Server
+metadata: {name: other, namespace: elsewhere}
+spec:
+  podSelector: {matchLabels: {app: other}}
+  port: 80
+)");
+  CHECK(portsOf(server.inbound("Pod", "shop", "api")) == std::vector<std::int64_t>{8080, 9990});
+}
+
 TEST_CASE("a port list with one bad entry is empty, as Linkerd reads it") {
   Fixture f(std::string(kPod).replace(std::string(kPod).find("  labels:"), 0,
                                       "  annotations:\n    config.linkerd.io/opaque-ports: "

@@ -168,6 +168,9 @@ struct LinkerdModel {
 // HTTPRoute, GRPCRoute, TLSRoute and TCPRoute.
 bool isServerRouteKind(std::string_view group, std::string_view kind);
 
+// The inbound policy of every workload, and the Server parents of routes. A repository with
+// nothing of Linkerd (no `linkerd.io` object, no Linkerd label or annotation on a Namespace or
+// workload) gets no workload model: no pod there runs a Linkerd proxy.
 LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettings& settings,
                           unsigned jobs = 1);
 
