@@ -49,6 +49,8 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   a.store.build(std::move(loaded.resources), inputs.jobs);
   graph::TopologyOptions topologyOptions = inputs.topology;
   topologyOptions.jobs = inputs.jobs;
+  for (const config::GatewayClass& c : config.gatewayClasses)
+    topologyOptions.gatewayClasses.push_back({c.name, c.controllerName});
   a.topology = graph::buildTopology(a.store, topologyOptions);
   a.kuma = graph::kuma::build(a.store, config.kumaSystemNamespace);
   policy::PolicyOptions policyOptions = inputs.policy;

@@ -146,6 +146,31 @@ void readPolicies(const Reader& r, yaml::NodeRef node, Config& config) {
   }
 }
 
+void readGatewayClasses(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (node.isNull()) return;
+  if (!node.isSequence())
+    r.fail(node, "gatewayClasses must be a list of {name, controllerName}");
+  for (yaml::NodeRef item : node.items()) {
+    if (!item.isMapping()) r.fail(item, "a gateway class must be a mapping {name, controllerName}");
+    GatewayClass c;
+    c.where = r.where(item, item);
+    for (auto [k, v] : item.entries()) {
+      std::string_view key = k.str();
+      if (key == "name")
+        c.name = r.string(v, key);
+      else if (key == "controllerName")
+        c.controllerName = r.string(v, key);
+      else
+        r.fail(k, "unknown gateway class field \"" + std::string(key) +
+                      "\" (known: name, controllerName)");
+    }
+    if (c.name.empty()) r.fail(item, "a gateway class needs a name");
+    if (c.controllerName.empty())
+      r.fail(item, "a gateway class needs a controllerName (e.g. istio.io/gateway-controller)");
+    config.gatewayClasses.push_back(std::move(c));
+  }
+}
+
 void readSnapshots(const Reader& r, yaml::NodeRef node, SnapshotSettings& snapshots) {
   if (!node.isMapping()) r.fail(node, "snapshots must be a mapping (dir: FOLDER)");
   for (auto [k, v] : node.entries()) {
@@ -266,6 +291,8 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readSuppressions(r, v, config);
     else if (key == "policies")
       readPolicies(r, v, config);
+    else if (key == "gatewayClasses")
+      readGatewayClasses(r, v, config);
     else if (key == "snapshots")
       readSnapshots(r, v, config.snapshots);
     else if (key == "linkerd")
@@ -275,7 +302,7 @@ Config parseConfig(std::string text, const std::string& displayPath) {
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, snapshots, linkerd, kuma)");
+                    "policies, gatewayClasses, snapshots, linkerd, kuma)");
   }
   return config;
 }

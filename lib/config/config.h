@@ -46,6 +46,14 @@ struct PolicyKind {
   model::Location where;
 };
 
+// A GatewayClass the controller installs (`gatewayClasses:`): Gateways of the class are
+// simulated as that controller's. The name may end in `*`.
+struct GatewayClass {
+  std::string name;
+  std::string controllerName;
+  model::Location where;
+};
+
 // Golden effective-policy files (lib/snapshot).
 struct SnapshotSettings {
   std::string dir;        // relative to the repository root; empty: .policygraph/snapshots
@@ -75,6 +83,7 @@ struct Config {
   std::map<std::string, RuleSetting, std::less<>> rules;
   std::vector<Suppression> suppressions;
   std::vector<PolicyKind> policies;
+  std::vector<GatewayClass> gatewayClasses;
   SnapshotSettings snapshots;
   LinkerdSettings linkerd = defaultLinkerdSettings();
 };

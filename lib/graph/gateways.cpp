@@ -279,10 +279,30 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
   const model::Resource& gw = *gateway.resource;
   gateway.className = gw.spec().get("gatewayClassName").str();
   gateway.gatewayClass = store.find(kGatewayGroup, "GatewayClass", "", gateway.className);
-  if (gateway.gatewayClass)
+  if (gateway.gatewayClass) {
+    gateway.classOrigin = ClassOrigin::Input;
     gateway.controllerName = gateway.gatewayClass->spec().get("controllerName").str();
-  gateway.managed = gateway.gatewayClass && (options.controllerName.empty() ||
-                                             gateway.controllerName == options.controllerName);
+  } else if (const DeclaredGatewayClass* declared =
+                 gateway.className.empty()
+                     ? nullptr
+                     : findDeclaredGatewayClass(options.gatewayClasses, gateway.className)) {
+    gateway.classOrigin = ClassOrigin::Declared;
+    gateway.controllerName = declared->controllerName;
+  } else if (const KnownGatewayClass* known = findWellKnownGatewayClass(gateway.className)) {
+    gateway.classOrigin = ClassOrigin::WellKnown;
+    gateway.controllerName = known->controllerName;
+  } else {
+    // Found nowhere. Where the input manages no GatewayClass at all, the controller installed
+    // it; where it holds others, the name is more likely wrong (GW207). Both are simulated.
+    gateway.classOrigin = !gateway.className.empty() &&
+                                  store.ofKind(kGatewayGroup, "GatewayClass").empty()
+                              ? ClassOrigin::Assumed
+                              : ClassOrigin::Missing;
+    gateway.controllerName = options.controllerName.empty() ? std::string(kAssumedControllerName)
+                                                            : options.controllerName;
+  }
+  gateway.managed = options.controllerName.empty() ||
+                    gateway.controllerName == options.controllerName;
   std::size_t valid = buildListeners(gateway, store, grants);
   if (!gateway.managed) return;
   if (valid == 0 && !gateway.listeners.empty()) {
@@ -321,6 +341,7 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
   const_cast<Gateway*>(set.parent)->hasListenerSets = true;
   set.gatewayClass = set.parent->gatewayClass;
   set.className = set.parent->className;
+  set.classOrigin = set.parent->classOrigin;
   set.controllerName = set.parent->controllerName;
   set.managed = set.parent->managed;
   // The Gateway admits ListenerSets from no namespace unless spec.allowedListeners says so.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/graph/gateway_classes.h"
 #include "lib/graph/rules_validation.h"
 #include "lib/model/store.h"
 #include "lib/yaml/tree.h"
@@ -72,10 +73,15 @@ struct Gateway {
   const model::Resource* resource = nullptr;
   const Gateway* parent = nullptr;  // ListenerSets: the Gateway they extend
   bool isListenerSet() const { return resource->kind != "Gateway"; }
-  const model::Resource* gatewayClass = nullptr;  // null when the class does not exist
+  const model::Resource* gatewayClass = nullptr;  // null when the class is not in the input
   std::string_view className;
-  std::string_view controllerName;  // the class's; empty when the class is missing
-  bool managed = false;             // its class exists and belongs to the simulated controller
+  ClassOrigin classOrigin = ClassOrigin::Missing;
+  // The class's; for an assumed or missing class, the simulated controller's (--controller-name)
+  // or kAssumedControllerName. A copy: declared classes and the option do not outlive the build.
+  std::string controllerName;
+  // Simulated: its class belongs to the simulated controller, or is assumed or missing (a
+  // missing class is GW207's, and its routes are still judged).
+  bool managed = false;
   std::vector<Listener> listeners;
   std::vector<Condition> conditions;
   // Gateways: how many ListenerSets attached to it, and whether any names it as parent (the
@@ -184,6 +190,8 @@ struct TopologyOptions {
   std::string controllerName;
   // The controller that writes the status of mesh (GAMMA) routes.
   std::string meshControllerName = "policygraph.dev/mesh";
+  // Classes the controllers install, declared in the config file (`gatewayClasses:`).
+  std::vector<DeclaredGatewayClass> gatewayClasses;
   // Threads that build routes (each route is built alone); the topology is the same
   // whatever the number.
   unsigned jobs = 1;

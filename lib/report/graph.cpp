@@ -239,7 +239,8 @@ class Builder {
       }
     } else if (g.gatewayClass) {
       edge(addGatewayClass(*g.gatewayClass), self, ek::kClass);
-    } else {
+    } else if (g.classOrigin == graph::ClassOrigin::Missing) {
+      // Classes declared, well known or assumed exist outside the input: no node for them.
       std::size_t missing = missingNode("GatewayClass", "", g.className, GraphRole::GatewayClass);
       edge(self, missing, ek::kMissing, false, "NotFound", {}, true);
     }

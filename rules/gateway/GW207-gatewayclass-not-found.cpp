@@ -5,6 +5,9 @@ namespace {
 
 using namespace gateway;
 
+// A Gateway that names no class, or a class found nowhere (not in the input, not declared,
+// not well known) while the input holds other GatewayClasses: a typo more likely than a class
+// installed elsewhere. Where the input holds no class at all, GW212 notes the assumption.
 void check(Context& ctx) {
   std::vector<const model::Resource*> classes =
       ctx.store().ofKind(graph::kGatewayGroup, "GatewayClass");
@@ -14,18 +17,22 @@ void check(Context& ctx) {
     known += std::string(c->name);
   }
   for (const graph::Gateway& g : ctx.analysis().topology.gateways) {
-    if (g.isListenerSet() || g.gatewayClass) continue;
+    if (g.isListenerSet() || g.classOrigin != graph::ClassOrigin::Missing) continue;
     const model::Resource& r = *g.resource;
     std::string message =
-        r.display() +
-        (g.className.empty()
-             ? std::string(" names no GatewayClass")
-             : " names GatewayClass " + std::string(g.className) + ", which is not in the input") +
-        ": no controller takes the Gateway, so it gets no address and no route attached to it "
-        "receives traffic; " +
-        (known.empty()
-             ? std::string("add the GatewayClass")
-             : "use one of the GatewayClasses in the input (" + known + ") or add the missing one");
+        g.className.empty()
+            ? r.display() +
+                  " names no GatewayClass. No controller takes it, so it gets no address and "
+                  "its routes receive no traffic; set spec.gatewayClassName"
+            : r.display() + " names GatewayClass " + std::string(g.className) +
+                  ", which is not in the input. The input defines " + known +
+                  ", so this name is probably wrong and no controller would take the Gateway; "
+                  "use one of them, or, if the controller installs " +
+                  std::string(g.className) +
+                  ", declare it in .policygraph.yaml (gatewayClasses: [{name: " +
+                  std::string(g.className) + ", controllerName: ...}])";
+    if (g.className.empty() && !known.empty())
+      message += " to one of the GatewayClasses in the input (" + known + ")";
     // A missing field: point at `spec`, which lacks it.
     model::Location where = r.spec().get("gatewayClassName")
                                 ? r.locateField(r.spec(), "gatewayClassName")
@@ -40,6 +47,7 @@ void check(Context& ctx) {
 }  // namespace
 
 PG_RULE(GW207, "gatewayclass-not-found", "gateway", Error,
-        "A Gateway names a GatewayClass that does not exist", "Gateway", check)
+        "A Gateway names no GatewayClass, or one that is not among the classes the input defines",
+        "Gateway", check)
 
 }  // namespace pg::rules

@@ -16,9 +16,10 @@ inline constexpr std::string_view kListenerKinds = "Gateway,ListenerSet,XListene
 
 // A Gateway (or ListenerSet) whose class belongs to a controller policygraph does not
 // simulate: that controller decides what is valid (custom protocols, backend kinds), so the
-// rules stay silent about it. A Gateway whose class is missing is still checked.
+// rules stay silent about it. A Gateway whose class is missing or assumed is still checked.
 inline bool ownedElsewhere(const graph::Gateway& g) {
-  return g.gatewayClass && !g.managed;
+  return !g.managed && g.classOrigin != graph::ClassOrigin::Missing &&
+         g.classOrigin != graph::ClassOrigin::Assumed;
 }
 
 // A route is checked unless every parent it names is owned by another controller.

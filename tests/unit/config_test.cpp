@@ -73,3 +73,23 @@ TEST_CASE("config errors name the file, line and column") {
   CHECK(parseConfig("", "cfg.yaml").include.empty());
   CHECK(parseConfig("# only a comment\n", "cfg.yaml").include.empty());
 }
+
+TEST_CASE("gatewayClasses: name and controllerName, both required") {
+  Config c = parseConfig(
+      "gatewayClasses:\n"
+      "  - name: platform-*\n"
+      "    controllerName: gateway.envoyproxy.io/gatewayclass-controller\n",
+      "cfg.yaml");
+  REQUIRE(c.gatewayClasses.size() == 1);
+  CHECK(c.gatewayClasses[0].name == "platform-*");
+  CHECK(c.gatewayClasses[0].controllerName == "gateway.envoyproxy.io/gatewayclass-controller");
+  CHECK(c.gatewayClasses[0].where.start.line == 2);
+  CHECK(parseConfig("gatewayClasses:\n", "cfg.yaml").gatewayClasses.empty());
+  CHECK_THROWS_AS(parseConfig("gatewayClasses:\n  - name: x\n", "cfg.yaml"), ConfigError);
+  CHECK_THROWS_AS(parseConfig("gatewayClasses:\n  - controllerName: a/b\n", "cfg.yaml"),
+                  ConfigError);
+  CHECK_THROWS_AS(parseConfig("gatewayClasses: {name: x}\n", "cfg.yaml"), ConfigError);
+  CHECK_THROWS_AS(
+      parseConfig("gatewayClasses:\n  - {name: x, controllerName: a/b, kind: y}\n", "cfg.yaml"),
+      ConfigError);
+}

@@ -28,7 +28,7 @@ namespace {
 // One of each thing the graph must show: a route a listener accepted, one a listener rejected,
 // one naming a Gateway that does not exist, one whose backend port does not exist, one naming a
 // listener the Gateway lacks, a GAMMA route on a Service, and a Gateway of a class that is not
-// in the input.
+// in the input (simulated all the same, its class drawn as missing).
 constexpr const char* kInfra = R"(apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
 metadata:
@@ -234,7 +234,7 @@ TEST_CASE("graph JSON: every node and edge, in store order, with statuses and re
       {"rule_httproute_infra_broken_0", "backend_service_infra_web_9999", "backend", false,
        "BackendNotFound"},
       {"httproute_infra_misnamed", "gateway_infra_gw", "rejected", false, "NoMatchingParent"},
-      {"httproute_infra_unsimulated", "gateway_infra_orphan", "unsimulated", true, ""},
+      {"listener_infra_orphan_web", "httproute_infra_unsimulated", "attached", true, ""},
       {"service_app_api", "httproute_app_mesh", "mesh", true, ""},
       {"httproute_app_mesh", "rule_httproute_app_mesh_0", "rule", true, ""},
       {"rule_httproute_app_mesh_0", "backend_service_app_api_8080", "backend", true, ""},
@@ -292,8 +292,8 @@ TEST_CASE("graph JSON: every node and edge, in store order, with statuses and re
   CHECK(node("httproute_infra_misnamed")["status"] == "rejected");
   CHECK(node("httproute_infra_broken")["status"] == "unresolved");
   CHECK(node("rule_httproute_infra_broken_0")["status"] == "unresolved");
-  CHECK(node("httproute_infra_unsimulated")["status"] == "unmanaged");
-  CHECK(node("gateway_infra_orphan")["status"] == "unmanaged");
+  CHECK(node("httproute_infra_unsimulated")["status"] == "ok");
+  CHECK(node("gateway_infra_orphan")["status"] == "ok");
   CHECK(node("httproute_app_mesh")["status"] == "ok");
   CHECK(node("httproute_app_ghost")["status"] == "rejected");
   CHECK(node("missing_gateway_infra_nope") ==
@@ -684,4 +684,40 @@ spec:
   CHECK((*policy)["label"] == "BackendTrafficPolicy\ninfra/on-gateway");
   // Created earlier, `second` keeps the Gateway: `on-gateway`, with no timestamp, is Conflicted.
   CHECK(has({"policy_backendtrafficpolicy_infra_second", "gateway_infra_gw", "policy", true, ""}));
+}
+
+TEST_CASE("graph: a Gateway of another controller's class is not simulated, its class not drawn") {
+  testing::TestFolder dir;
+  dir.write("a.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: edge
+  namespace: infra
+spec:
+  gatewayClassName: cilium
+  listeners:
+    - name: web
+      protocol: HTTP
+      port: 80
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: r
+  namespace: infra
+spec:
+  parentRefs:
+    - name: edge
+)");
+  analysis::Inputs inputs{{dir.path().string()}, dir.path(), 1, {}, {}, {}};
+  inputs.topology.controllerName = "istio.io/gateway-controller";
+  analysis::Analysis a = analysis::analyze({}, inputs);
+  nlohmann::json doc =
+      nlohmann::json::parse(render(report::buildGraph(a), report::writeGraphJson));
+  CHECK(edgesOf(doc) == std::vector<EdgeTuple>{
+                            {"gateway_infra_edge", "listener_infra_edge_web", "listener", true, ""},
+                            {"httproute_infra_r", "gateway_infra_edge", "unsimulated", true, ""}});
+  const nlohmann::json* gateway = nodeOf(doc, "gateway_infra_edge");
+  REQUIRE(gateway);
+  CHECK((*gateway)["status"] == "unmanaged");
 }
