@@ -102,17 +102,6 @@ enum class Fn : std::uint16_t {
   ContainsIp,
   ContainsCidr,
   Masked,
-  Quantity,
-  IsQuantity,
-  Sign,
-  IsInteger,
-  AsInteger,
-  AsApproximateFloat,
-  QuantityAdd,
-  QuantitySub,
-  CompareTo,
-  IsGreaterThan,
-  IsLessThan,
   OptionalOf,
   OptionalNone,
   OptionalOfNonZero,
@@ -122,7 +111,6 @@ enum class Fn : std::uint16_t {
   Or,
   Duration,
   Timestamp,
-  Format,
 };
 
 struct Node {

@@ -40,7 +40,7 @@ class Value {
     Optional,   // optional.of(x) / optional.none(): hasValue(), optionalValue()
     Duration,   // nanoseconds in asInt()
     Timestamp,  // nanoseconds since the Unix epoch in asInt()
-    Opaque,     // an extension value (url, ip, cidr, quantity): its type name is typeName()
+    Opaque,     // an extension value (url, ip, cidr): its type name is typeName()
   };
 
   Value() = default;  // null

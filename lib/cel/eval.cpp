@@ -19,7 +19,6 @@ using K = Value::Kind;
 
 namespace {
 
-constexpr std::int64_t kNanosPerSecond = 1'000'000'000;
 
 class Evaluator {
  public:

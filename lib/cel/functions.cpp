@@ -1,5 +1,5 @@
 // CEL's standard functions and the Kubernetes string and list libraries, as the bundled CRDs'
-// rules call them. Extension types (url, ip, cidr, quantity) are in k8s_types.cpp.
+// rules call them. Extension types (url, ip, cidr) are in k8s_types.cpp.
 
 #include <re2/re2.h>
 
@@ -344,10 +344,6 @@ std::optional<int> orderOf(Context& ctx, const Value& a, const Value& b) {
       case K::Duration:
       case K::Timestamp:
         return a.asInt() < b.asInt() ? -1 : (a.asInt() > b.asInt() ? 1 : 0);
-      case K::Opaque: {
-        if (auto c = compareOpaque(a, b)) return c;
-        break;
-      }
       default:
         break;
     }

@@ -32,7 +32,7 @@ struct MapHeap final : Value::Heap {
   std::vector<MapEntry> entries;
 };
 
-// An extension value (url, ip, cidr, quantity). Equality and rendering are the type's own.
+// An extension value (url, ip, cidr). Equality and rendering are the type's own.
 struct OpaqueHeap : Value::Heap {
   virtual std::string_view typeName() const = 0;
   virtual bool equals(const OpaqueHeap& other) const = 0;

@@ -1,7 +1,7 @@
 #pragma once
 
 // The Kubernetes CEL libraries' extension types (internal to lib/cel): URLs, IP addresses,
-// CIDRs and quantities, with the functions that make and read them.
+// CIDRs, with the functions that make and read them.
 
 #include <optional>
 #include <span>
@@ -12,7 +12,5 @@ namespace pg::cel::detail {
 
 std::optional<Fn> lookupK8sFunction(std::string_view name, bool receiver, std::size_t arity);
 Value callK8sFunction(const Node& call, std::span<const Value> args, Context& ctx);
-// Order of two extension values of one type, when the type is ordered (quantities).
-std::optional<int> compareOpaque(const Value& a, const Value& b);
 
 }  // namespace pg::cel::detail

@@ -2,7 +2,16 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include "lib/yaml/parser.h"
+#include "lib/yaml/tree.h"
 
 using namespace pg::cel;
 
@@ -270,4 +279,183 @@ TEST_CASE("cel: evaluation cost is bounded") {
       compile("self.exists(a, self.all(b, self.all(c, self.all(d, b + c + d < 0)))) || true");
   out = evaluate(std::get<Program>(absorbed), {&self, nullptr}, 1000);
   CHECK(out.kind == Outcome::Error);
+}
+
+TEST_CASE("cel: Kubernetes IP, CIDR and URL libraries") {
+  const Row rows[] = {
+      {"isIP(self)", "'10.0.0.1'", "true"},
+      {"isIP(self)", "'2001:db8::1'", "true"},
+      {"isIP(self)", "'010.0.0.1'", "false"},
+      {"isIP(self)", "'10.0.0.256'", "false"},
+      {"isIP(self)", "'::ffff:10.0.0.1'", "false"},
+      {"isIP(self)", "'fe80::1%eth0'", "false"},
+      {"isIP(self)", "'example.com'", "false"},
+      {"ip(self).family()", "'2001:db8::1'", "6"},
+      {"ip(self).isLoopback()", "'127.0.0.2'", "true"},
+      {"ip(self).isUnspecified()", "'::'", "true"},
+      {"ip(self).isLinkLocalUnicast()", "'169.254.1.1'", "true"},
+      {"ip(self).isGlobalUnicast()", "'8.8.8.8'", "true"},
+      {"ip(self).isGlobalUnicast()", "'255.255.255.255'", "false"},
+      {"ip.isCanonical(self)", "'2001:db8::1'", "true"},
+      {"ip.isCanonical(self)", "'2001:DB8::1'", "false"},
+      {"ip(self) == ip('10.0.0.1')", "'10.0.0.1'", "true"},
+      {"string(ip(self))", "'2001:0db8::0001'", "'2001:db8::1'"},
+      {"ip(self)", "'nope'", "error: parse error"},
+      {"isCIDR(self)", "'10.0.0.0/8'", "true"},
+      {"isCIDR(self)", "'10.0.0.0/33'", "false"},
+      {"isCIDR(self)", "'10.0.0.0'", "false"},
+      {"isCIDR(self)", "'fd00::/8'", "true"},
+      {"cidr(self).prefixLength()", "'10.0.0.0/8'", "8"},
+      {"cidr(self).containsIP('10.1.2.3')", "'10.0.0.0/8'", "true"},
+      {"cidr(self).containsIP(ip('11.0.0.1'))", "'10.0.0.0/8'", "false"},
+      {"cidr(self).containsCIDR('10.1.0.0/16')", "'10.0.0.0/8'", "true"},
+      {"cidr(self).containsCIDR('10.0.0.0/7')", "'10.0.0.0/8'", "false"},
+      {"string(cidr(self).masked())", "'10.1.2.3/8'", "'10.0.0.0/8'"},
+      {"string(cidr(self).ip())", "'10.1.2.3/8'", "'10.1.2.3'"},
+      {"cidr(self)", "'10.0.0.0/x'", "error: parse error"},
+      {"isURL(self)", "'https://example.com:8443/a?b=c'", "true"},
+      {"isURL(self)", "'/just/a/path'", "true"},
+      {"isURL(self)", "'not a url'", "false"},
+      {"isURL(self)", "'example.com'", "false"},
+      {"url(self).getScheme()", "'HTTPS://example.com'", "'https'"},
+      {"url(self).getHost()", "'https://user@example.com:8443/a'", "'example.com:8443'"},
+      {"url(self).getHostname()", "'https://[::1]:8443/a'", "'::1'"},
+      {"url(self).getPort()", "'https://example.com:8443/a'", "'8443'"},
+      {"url(self).getPort()", "'https://example.com/a'", "''"},
+      {"url(self).getEscapedPath()", "'https://example.com/a%20b?q=1'", "'/a%20b'"},
+      {"url(self).getQuery()", "'https://x/?a=1&a=2&b=%20'", "{'a': ['1', '2'], 'b': [' ']}"},
+      {"url(self)", "'::'", "error: URL parse error"},
+      {"url(self).getScheme()", "'/p'", "''"},
+  };
+  for (const Row& row : rows) check(row);
+}
+
+namespace {
+
+// Every `rule` and `messageExpression` under an `x-kubernetes-validations` in the tree.
+void collectRules(pg::yaml::NodeRef node, std::vector<std::string>& out) {
+  if (node.isSequence()) {
+    for (pg::yaml::NodeRef item : node.items()) collectRules(item, out);
+    return;
+  }
+  if (!node.isMapping()) return;
+  for (auto [key, value] : node.entries()) {
+    if (key.str() == "x-kubernetes-validations" && value.isSequence()) {
+      for (pg::yaml::NodeRef v : value.items()) {
+        for (std::string_view field : {"rule", "messageExpression"}) {
+          if (v.get(field).isScalar()) out.emplace_back(v.get(field).str());
+        }
+      }
+      continue;
+    }
+    collectRules(value, out);
+  }
+}
+
+}  // namespace
+
+// The survey: the rules of the CRDs saved outside the repository (../crds, or $PG_CRD_DIR):
+// CRD files (*.yaml) and lists of rules, one a line (*.rules.txt, `#` lines are comments).
+// Skipped when the folder is absent. A rule that does not compile must be valid CEL this
+// library does not implement (reported), never one it fails to parse.
+TEST_CASE("cel: the rules of the surveyed CRDs compile") {
+  namespace fs = std::filesystem;
+  const char* env = std::getenv("PG_CRD_DIR");
+  fs::path dir = env ? fs::path(env) : fs::path(PG_SOURCE_DIR) / ".." / "crds";
+  if (!fs::is_directory(dir)) {
+    MESSAGE("no CRD survey folder at ", dir.string(), ": skipped");
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::size_t total = 0, compiled = 0;
+  for (const fs::path& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> rules;
+    std::string name = file.filename().string();
+    if (name.ends_with(".rules.txt")) {
+      std::istringstream lines(text);
+      for (std::string line; std::getline(lines, line);) {
+        if (!line.empty() && line[0] != '#') rules.push_back(line);
+      }
+    } else if (name.ends_with(".yaml") || name.ends_with(".yml")) {
+      auto parsed = pg::yaml::parse(text, pg::yaml::ParseLimits{}, false);
+      for (std::size_t d = 0; d < parsed.tree->documents().size(); ++d) {
+        collectRules(parsed.tree->root(d), rules);
+      }
+    }
+    for (const std::string& rule : rules) {
+      ++total;
+      auto result = compile(rule);
+      if (std::holds_alternative<Program>(result)) {
+        ++compiled;
+        continue;
+      }
+      const CompileError& error = std::get<CompileError>(result);
+      CAPTURE(name);
+      CAPTURE(rule);
+      CHECK_MESSAGE(error.unsupported, error.message);
+      MESSAGE("unsupported in ", name, ": ", rule, ": ", error.message);
+    }
+  }
+  MESSAGE(compiled, " of ", total, " rules in ", files.size(), " files under ", dir.string(),
+          " compile");
+}
+
+TEST_CASE("cel: rule shapes of the surveyed CRDs, true and false") {
+  const Row rows[] = {
+      // Kuadrant RateLimitPolicy: targetRef and mutually exclusive blocks.
+      {"self.group == 'gateway.networking.k8s.io'", "{'group': 'gateway.networking.k8s.io'}", "true"},
+      {"self.group == 'gateway.networking.k8s.io'", "{'group': ''}", "false"},
+      {"self.kind == 'HTTPRoute' || self.kind == 'Gateway'", "{'kind': 'Gateway'}", "true"},
+      {"self.kind == 'HTTPRoute' || self.kind == 'Gateway'", "{'kind': 'Service'}", "false"},
+      {"!(has(self.defaults) && has(self.limits))", "{'limits': {}}", "true"},
+      {"!(has(self.defaults) && has(self.limits))", "{'defaults': {}, 'limits': {}}", "false"},
+      {"!(has(self.overrides) || has(self.defaults)) ? has(self.limits) && size(self.limits) > 0 "
+       ": true",
+       "{'limits': {'a': {}}}", "true"},
+      {"!(has(self.overrides) || has(self.defaults)) ? has(self.limits) && size(self.limits) > 0 "
+       ": true",
+       "{'limits': {}}", "false"},
+      {"has(self.overrides) ? has(self.overrides.limits) && size(self.overrides.limits) > 0 : true",
+       "{'overrides': {}}", "false"},
+      // Unique names, the filter-count and type-matches-field shapes of route and listener lists.
+      {"self.all(l1, self.exists_one(l2, l1.name == l2.name))", "[{'name': 'a'}, {'name': 'b'}]",
+       "true"},
+      {"self.all(l1, self.exists_one(l2, l1.name == l2.name))", "[{'name': 'a'}, {'name': 'a'}]",
+       "false"},
+      {"self.filter(f, f.type == 'RequestHeaderModifier').size() <= 1",
+       "[{'type': 'RequestHeaderModifier'}, {'type': 'URLRewrite'}]", "true"},
+      {"self.filter(f, f.type == 'RequestHeaderModifier').size() <= 1",
+       "[{'type': 'RequestHeaderModifier'}, {'type': 'RequestHeaderModifier'}]", "false"},
+      {"(self.type == 'RequestHeaderModifier') == has(self.requestHeaderModifier)",
+       "{'type': 'RequestHeaderModifier', 'requestHeaderModifier': {}}", "true"},
+      {"(self.type == 'RequestHeaderModifier') == has(self.requestHeaderModifier)",
+       "{'type': 'RequestHeaderModifier'}", "false"},
+      {"self.all(a, a.type == 'IPAddress' ? isIP(a.value) : true)",
+       "[{'type': 'IPAddress', 'value': '10.0.0.1'}, {'type': 'Hostname', 'value': 'x'}]", "true"},
+      {"self.all(a, a.type == 'IPAddress' ? isIP(a.value) : true)",
+       "[{'type': 'IPAddress', 'value': 'x'}]", "false"},
+      {"self.all(l, l.protocol in ['HTTP', 'TCP', 'UDP'] ? !has(l.tls) : true)",
+       "[{'protocol': 'HTTPS', 'tls': {}}]", "true"},
+      {"self.all(l, l.protocol in ['HTTP', 'TCP', 'UDP'] ? !has(l.tls) : true)",
+       "[{'protocol': 'HTTP', 'tls': {}}]", "false"},
+      {"(has(self.path) && has(self.path.value)) ? self.path.value.startsWith('/') : true",
+       "{'path': {'value': '/a'}}", "true"},
+      {"(has(self.path) && has(self.path.value)) ? self.path.value.startsWith('/') : true",
+       "{'path': {'value': 'a'}}", "false"},
+      {"self.value.matches('^(?:[-A-Za-z0-9/._~!$&\\'()*+,;=:@]|[%][0-9a-fA-F]{2})+$')",
+       "{'value': '/a%20b'}", "true"},
+      {"self.value.matches('^(?:[-A-Za-z0-9/._~!$&\\'()*+,;=:@]|[%][0-9a-fA-F]{2})+$')",
+       "{'value': '/a b'}", "false"},
+      {"size(self.parentRefs) <= 32 && self.parentRefs.all(p, !has(p.port) || p.port > 0)",
+       "{'parentRefs': [{'port': 80}]}", "true"},
+      {"self.isSorted()", "['a', 'b', 'c']", "true"},
+      {"self.isSorted()", "['b', 'a']", "false"},
+  };
+  for (const Row& row : rows) check(row);
 }
