@@ -409,7 +409,8 @@ TEST_CASE("cel: the rules of the surveyed CRDs compile") {
 TEST_CASE("cel: rule shapes of the surveyed CRDs, true and false") {
   const Row rows[] = {
       // Kuadrant RateLimitPolicy: targetRef and mutually exclusive blocks.
-      {"self.group == 'gateway.networking.k8s.io'", "{'group': 'gateway.networking.k8s.io'}", "true"},
+      {"self.group == 'gateway.networking.k8s.io'", "{'group': 'gateway.networking.k8s.io'}",
+       "true"},
       {"self.group == 'gateway.networking.k8s.io'", "{'group': ''}", "false"},
       {"self.kind == 'HTTPRoute' || self.kind == 'Gateway'", "{'kind': 'Gateway'}", "true"},
       {"self.kind == 'HTTPRoute' || self.kind == 'Gateway'", "{'kind': 'Service'}", "false"},
@@ -454,6 +455,42 @@ TEST_CASE("cel: rule shapes of the surveyed CRDs, true and false") {
        "{'value': '/a b'}", "false"},
       {"size(self.parentRefs) <= 32 && self.parentRefs.all(p, !has(p.port) || p.port > 0)",
        "{'parentRefs': [{'port': 80}]}", "true"},
+      // Gateway API HTTPRoute: a raw triple-quoted pattern, durations, the match count.
+      {"(self.type in ['Exact','PathPrefix']) ? "
+       "self.value.matches(r\"\"\"^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$\"\"\") : "
+       "true",
+       "{'type': 'Exact', 'value': '/a%2Fb'}", "true"},
+      {"(self.type in ['Exact','PathPrefix']) ? "
+       "self.value.matches(r\"\"\"^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$\"\"\") : "
+       "true",
+       "{'type': 'PathPrefix', 'value': '/a%zz'}", "false"},
+      {"!(has(self.request) && has(self.backendRequest) && duration(self.request) != "
+       "duration('0s') && duration(self.backendRequest) > duration(self.request))",
+       "{'request': '1m', 'backendRequest': '30s'}", "true"},
+      {"!(has(self.request) && has(self.backendRequest) && duration(self.request) != "
+       "duration('0s') && duration(self.backendRequest) > duration(self.request))",
+       "{'request': '1s', 'backendRequest': '1h30m'}", "false"},
+      {"!(has(self.request) && has(self.backendRequest) && duration(self.request) != "
+       "duration('0s') && duration(self.backendRequest) > duration(self.request))",
+       "{'request': '0s', 'backendRequest': '1h'}", "true"},
+      {"duration(self)", "'1x'", "error: invalid duration"},
+      {"(self.size() > 0 ? self[0].matches.size() : 0) + (self.size() > 1 ? "
+       "self[1].matches.size() : 0) + (self.size() > 2 ? self[2].matches.size() : 0) <= 3",
+       "[{'matches': [1, 2]}, {'matches': [3]}]", "true"},
+      {"(self.size() > 0 ? self[0].matches.size() : 0) + (self.size() > 1 ? "
+       "self[1].matches.size() : 0) + (self.size() > 2 ? self[2].matches.size() : 0) <= 3",
+       "[{'matches': [1, 2]}, {'matches': [3]}, {'matches': [4]}]", "false"},
+      {"self.all(l1, !has(l1.name) || self.exists_one(l2, has(l2.name) && l1.name == l2.name))",
+       "[{'name': 'a'}, {}, {}]", "true"},
+      {"self.all(l1, !has(l1.name) || self.exists_one(l2, has(l2.name) && l1.name == l2.name))",
+       "[{'name': 'a'}, {'name': 'a'}]", "false"},
+      {"!('*' in self && self.size() > 1)", "['*']", "true"},
+      {"!('*' in self && self.size() > 1)", "['*', 'GET']", "false"},
+      // Envoy Gateway Backend: fqdn endpoints are not mixed with others.
+      {"self.all(f, has(f.fqdn)) || !self.exists(f, has(f.fqdn))", "[{'ip': {}}, {'unix': {}}]",
+       "true"},
+      {"self.all(f, has(f.fqdn)) || !self.exists(f, has(f.fqdn))", "[{'fqdn': {}}, {'ip': {}}]",
+       "false"},
       {"self.isSorted()", "['a', 'b', 'c']", "true"},
       {"self.isSorted()", "['b', 'a']", "false"},
   };
