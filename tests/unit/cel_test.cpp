@@ -486,6 +486,33 @@ TEST_CASE("cel: rule shapes of the surveyed CRDs, true and false") {
        "[{'name': 'a'}, {'name': 'a'}]", "false"},
       {"!('*' in self && self.size() > 1)", "['*']", "true"},
       {"!('*' in self && self.size() > 1)", "['*', 'GET']", "false"},
+      // Gateway API Gateway: case-insensitive protocol patterns, keys of a map, raw patterns.
+      {"self.all(l, l.protocol.matches('(?i)^(HTTP|TCP|UDP)$') ? !has(l.tls) : true)",
+       "[{'protocol': 'https', 'tls': {}}]", "true"},
+      {"self.all(l, l.protocol.matches('(?i)^(HTTP|TCP|UDP)$') ? !has(l.tls) : true)",
+       "[{'protocol': 'tcp', 'tls': {}}]", "false"},
+      {"self.all(key, key.split(\"/\")[0].size() < 253)", "{'example.com/a': 'x', 'b': 'y'}",
+       "true"},
+      {"self.all(key, key.split(\"/\")[0].size() < 3)", "{'example.com/a': 'x'}", "false"},
+      {"self.type == 'Hostname' ? (!has(self.value) || "
+       "self.value.matches(r\"\"\"^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-"
+       "z0-9])?)*$\"\"\")): "
+       "true",
+       "{'type': 'Hostname', 'value': '*.example.com'}", "true"},
+      {"self.type == 'Hostname' ? (!has(self.value) || "
+       "self.value.matches(r\"\"\"^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-"
+       "z0-9])?)*$\"\"\")): "
+       "true",
+       "{'type': 'Hostname', 'value': 'a.*.example.com'}", "false"},
+      {"self.all(l1, self.exists_one(l2, l1.port == l2.port && l1.protocol == l2.protocol && "
+       "(has(l1.hostname) && has(l2.hostname) ? l1.hostname == l2.hostname : !has(l1.hostname) && "
+       "!has(l2.hostname))))",
+       "[{'port': 80, 'protocol': 'HTTP'}, {'port': 80, 'protocol': 'HTTP', 'hostname': 'a'}]",
+       "true"},
+      {"self.all(l1, self.exists_one(l2, l1.port == l2.port && l1.protocol == l2.protocol && "
+       "(has(l1.hostname) && has(l2.hostname) ? l1.hostname == l2.hostname : !has(l1.hostname) && "
+       "!has(l2.hostname))))",
+       "[{'port': 80, 'protocol': 'HTTP'}, {'port': 80, 'protocol': 'HTTP'}]", "false"},
       // Envoy Gateway Backend: fqdn endpoints are not mixed with others.
       {"self.all(f, has(f.fqdn)) || !self.exists(f, has(f.fqdn))", "[{'ip': {}}, {'unix': {}}]",
        "true"},
