@@ -81,6 +81,36 @@ const std::unordered_set<std::string_view>& reservedWords() {
   return words;
 }
 
+// Kubernetes escapes property names that are not CEL identifiers: `__dash__` is '-', `__dot__`
+// '.', `__slash__` '/', `__underscores__` "__", and `__in__` (any reserved word) the word.
+std::string unescapeProperty(std::string_view name) {
+  if (name.find("__") == std::string_view::npos) return std::string(name);
+  static const std::unordered_set<std::string_view> keywords{
+      "true",     "false",   "null",      "in",       "as",  "break",  "const",
+      "continue", "else",    "for",       "function", "if",  "import", "let",
+      "loop",     "package", "namespace", "return",   "var", "void",   "while"};
+  if (name.size() > 4 && name.starts_with("__") && name.ends_with("__") &&
+      keywords.count(name.substr(2, name.size() - 4))) {
+    return std::string(name.substr(2, name.size() - 4));
+  }
+  static constexpr std::pair<std::string_view, std::string_view> kEscapes[] = {
+      {"__underscores__", "__"}, {"__dot__", "."}, {"__dash__", "-"}, {"__slash__", "/"}};
+  std::string out;
+  for (std::size_t i = 0; i < name.size();) {
+    bool replaced = false;
+    for (const auto& [escape, text] : kEscapes) {
+      if (name.substr(i, escape.size()) == escape) {
+        out += text;
+        i += escape.size();
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += name[i++];
+  }
+  return out;
+}
+
 bool identStart(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
@@ -702,7 +732,7 @@ class Parser {
         }
         checkReserved(name, nameAt);
         auto n = makeNode(NodeKind::Select, at);
-        n->name = std::move(name);
+        n->name = unescapeProperty(name);
         n->optional = optional;
         n->children.push_back(std::move(operand));
         operand = finish(std::move(n));
@@ -821,6 +851,19 @@ class Parser {
       advance();
     }
     expect(close, kind == NodeKind::List ? "']' or ','" : "'}' or ','");
+    // A list of literals (`x in ['A', 'B']`) is one literal, built once here.
+    bool constant = kind == NodeKind::List;
+    for (std::size_t i = 0; constant && i < n->children.size(); ++i) {
+      constant = !n->optionalItems[i] && n->children[i]->kind == NodeKind::Literal;
+    }
+    if (constant) {
+      std::vector<Value> items;
+      items.reserve(n->children.size());
+      for (const auto& c : n->children) items.push_back(c->value);
+      auto lit = makeNode(NodeKind::Literal, at);
+      lit->value = Value::list(std::move(items));
+      return lit;
+    }
     return finish(std::move(n));
   }
 

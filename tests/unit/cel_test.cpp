@@ -148,6 +148,12 @@ TEST_CASE("cel: field selection, has and indexing") {
       {"self[1u]", "{1: 'one'}", "'one'"},
       {"self['a']", "'abc'", "error: does not support indexing"},
       {"self[true]", "[1]", "error: unsupported index type"},
+      // Kubernetes' escapes for property names that are not identifiers.
+      {"self.x__dash__y", "{'x-y': 1}", "1"},
+      {"has(self.a__dot__b__slash__c)", "{'a.b/c': 1}", "true"},
+      {"self.a__underscores__b", "{'a__b': 2}", "2"},
+      {"self.__namespace__", "{'namespace': 'ns'}", "'ns'"},
+      {"self.__x__", "{'__x__': 3}", "3"},
   };
   for (const Row& row : rows) check(row);
 }
