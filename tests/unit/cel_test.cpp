@@ -524,6 +524,27 @@ TEST_CASE("cel: rule shapes of the surveyed CRDs, true and false") {
        "true"},
       {"self.all(f, has(f.fqdn)) || !self.exists(f, has(f.fqdn))", "[{'fqdn': {}}, {'ip': {}}]",
        "false"},
+      // Envoy Gateway OIDC and ClientTrafficPolicy: case folding, nested conditionals.
+      {"!(has(self.forwardAccessToken) && self.forwardAccessToken && has(self.forwardIDToken) && "
+       "self.forwardIDToken.header.lowerAscii() == 'authorization')",
+       "{'forwardAccessToken': true, 'forwardIDToken': {'header': 'X-Id'}}", "true"},
+      {"!(has(self.forwardAccessToken) && self.forwardAccessToken && has(self.forwardIDToken) && "
+       "self.forwardIDToken.header.lowerAscii() == 'authorization')",
+       "{'forwardAccessToken': true, 'forwardIDToken': {'header': 'Authorization'}}", "false"},
+      {"has(self.backendSettings)? (has(self.backendSettings.retry)?"
+       "(has(self.backendSettings.retry.perRetry)? "
+       "!has(self.backendSettings.retry.perRetry.timeout):true):true):true",
+       "{'backendSettings': {'retry': {'perRetry': {}}}}", "true"},
+      {"has(self.backendSettings)? (has(self.backendSettings.retry)?"
+       "(has(self.backendSettings.retry.perRetry)? "
+       "!has(self.backendSettings.retry.perRetry.timeout):true):true):true",
+       "{'backendSettings': {'retry': {'perRetry': {'timeout': '1s'}}}}", "false"},
+      {"has(self.targetRefs) ? self.targetRefs.all(ref, ref.kind in ['Gateway', 'ListenerSet']) : "
+       "true",
+       "{'targetRefs': [{'kind': 'Gateway'}]}", "true"},
+      {"has(self.targetRefs) ? self.targetRefs.all(ref, ref.kind in ['Gateway', 'ListenerSet']) : "
+       "true",
+       "{'targetRefs': [{'kind': 'HTTPRoute'}]}", "false"},
       {"self.isSorted()", "['a', 'b', 'c']", "true"},
       {"self.isSorted()", "['b', 'a']", "false"},
   };
