@@ -730,7 +730,7 @@ class Parser {
           operand = call(std::move(name), nameAt, std::move(operand), arguments(Tok::RParen));
           continue;
         }
-        checkReserved(name, nameAt);
+        // Reserved words are fine as field names (`self.namespace`), as in cel-go.
         auto n = makeNode(NodeKind::Select, at);
         n->name = unescapeProperty(name);
         n->optional = optional;

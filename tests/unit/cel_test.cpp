@@ -154,6 +154,7 @@ TEST_CASE("cel: field selection, has and indexing") {
       {"self.a__underscores__b", "{'a__b': 2}", "2"},
       {"self.__namespace__", "{'namespace': 'ns'}", "'ns'"},
       {"self.__x__", "{'__x__': 3}", "3"},
+      {"self.namespace", "{'namespace': 'ns'}", "'ns'"},
   };
   for (const Row& row : rows) check(row);
 }
