@@ -19,7 +19,6 @@ using K = Value::Kind;
 
 namespace {
 
-
 class Evaluator {
  public:
   Evaluator(const Bindings& bindings, Context& ctx) : bindings_(bindings), ctx_(ctx) {}

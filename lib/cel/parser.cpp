@@ -372,7 +372,7 @@ class Lexer {
           ++pos_;
           break;
         }
-        if (pos_ + 2 < src_.size() + 0 && src_[pos_ + 1] == quote && src_[pos_ + 2] == quote) {
+        if (pos_ + 2 < src_.size() && src_[pos_ + 1] == quote && src_[pos_ + 2] == quote) {
           pos_ += 3;
           break;
         }
@@ -380,13 +380,6 @@ class Lexer {
       if (!triple && (c == '\n' || c == '\r')) fail(pos_, "newline in a string literal");
       if (c == '\\' && !raw) {
         escape(out, bytes);
-        continue;
-      }
-      if (c == '\\' && raw && pos_ + 1 < src_.size() && src_[pos_ + 1] == quote) {
-        // A raw string keeps the backslash, and the escaped quote does not end it.
-        out += c;
-        out += quote;
-        pos_ += 2;
         continue;
       }
       out += c;

@@ -72,6 +72,8 @@ TEST_CASE("cel: literals") {
       {"1.5e2", "null", "150.0"},
       {"'a\\tb'", "null", "\"a\\tb\""},
       {"r'a\\tb'", "null", "'a' + '\\\\' + 'tb'"},
+      {"r'a\\'", "null", "'a\\\\'"},  // no escapes at all in a raw string
+      {"R\"\"\"x'\"y\"\"\"", "null", "'x\\'\"y'"},
       {"'''multi\nline'''", "null", "'multi\\nline'"},
       {"'\\u00e9' == '\u00e9'", "null", "true"},
       {"'\\303\\251' == '\u00c3\u00a9'", "null", "true"},
