@@ -151,9 +151,12 @@ struct Outcome {
   std::string error;
 };
 
-// Evaluation work is bounded: every step of a comprehension and every element a function walks
-// costs one unit; past `kDefaultCostLimit` the outcome is an error, never a hang.
-inline constexpr std::uint64_t kDefaultCostLimit = 10'000'000;
+// Evaluation work is bounded: every node evaluated, every step of a comprehension and every
+// element a function walks costs one unit (strings: one per 16 to 64 bytes); past the limit the
+// outcome is an error, never a hang. The default, one million, is the figure of the apiserver's
+// per-call limit (whose units are its own estimates); it bounds memory too, as each value made
+// costs at least one unit.
+inline constexpr std::uint64_t kDefaultCostLimit = 1'000'000;
 
 Outcome evaluate(const Program& program, const Bindings& bindings);
 Outcome evaluate(const Program& program, const Bindings& bindings, std::uint64_t costLimit);
