@@ -1,0 +1,167 @@
+#pragma once
+
+// A small evaluator for the subset of CEL (the Common Expression Language) that the
+// `x-kubernetes-validations` rules of the bundled CRDs use. An expression is compiled once into
+// an immutable `Program` and evaluated against `self` (and `oldSelf`, for transition rules).
+// Nothing here throws on bad input: a malformed expression is a `CompileError`, a failing
+// evaluation (no such key, type mismatch, overflow, division by zero, cost limit) an `Outcome`
+// of kind `Error`. Depends on nothing but RE2 (inside cel.cpp).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace pg::cel {
+
+class Value;
+using MapEntry = std::pair<Value, Value>;
+
+// A CEL value. Scalars are held inline; strings, bytes, lists and maps are shared and
+// immutable, so copying a Value never copies their contents. Maps keep insertion order.
+class Value {
+ public:
+  enum class Kind : std::uint8_t {
+    Null,
+    Bool,
+    Int,
+    Uint,
+    Double,
+    String,
+    Bytes,
+    List,
+    Map,
+    Type,       // a type value, `type(x)` or `int`: its name is asString()
+    Optional,   // optional.of(x) / optional.none(): hasValue(), optionalValue()
+    Duration,   // nanoseconds in asInt()
+    Timestamp,  // nanoseconds since the Unix epoch in asInt()
+    Opaque,     // an extension value (url, ip, cidr): its type name is typeName()
+  };
+
+  Value() = default;  // null
+  static Value null() { return Value(); }
+  static Value boolean(bool b);
+  static Value integer(std::int64_t i);
+  static Value uinteger(std::uint64_t u);
+  static Value real(double d);
+  static Value string(std::string s);
+  static Value bytes(std::string b);
+  static Value list(std::vector<Value> items);
+  static Value map(std::vector<MapEntry> entries);
+  static Value type(std::string_view name);
+  static Value optional(const Value* inner);  // none when null
+  static Value duration(std::int64_t nanoseconds);
+  static Value timestamp(std::int64_t nanosecondsSinceEpoch);
+
+  Kind kind() const { return kind_; }
+  bool isNull() const { return kind_ == Kind::Null; }
+  // The CEL type name: "int", "string", "list", "map", "google.protobuf.Duration", "net.IP", ...
+  std::string_view typeName() const;
+
+  // Accessors: valid only for the matching kind (checked with assert in debug builds).
+  bool asBool() const { return scalar_.b; }
+  std::int64_t asInt() const { return scalar_.i; }
+  std::uint64_t asUint() const { return scalar_.u; }
+  double asDouble() const { return scalar_.d; }
+  std::string_view asString() const;  // String, Bytes, Type
+  std::span<const Value> asList() const;
+  std::span<const MapEntry> asMap() const;
+  // A map's value for a key, with CEL's numeric key equality (1 == 1u == 1.0); null if absent.
+  const Value* find(const Value& key) const;
+  // A map's value for a string key; null if absent or not a map.
+  const Value* field(std::string_view key) const;
+  bool hasValue() const;               // Optional
+  const Value& optionalValue() const;  // Optional with a value
+
+  // CEL equality (`==`): numbers compare across int, uint and double by value; lists and maps
+  // element-wise; values of different types are unequal.
+  friend bool operator==(const Value& a, const Value& b);
+
+  // A readable rendering for messages and tests: strings quoted, lists `[1, 2]`, maps
+  // `{"a": 1}`.
+  std::string debugString() const;
+
+  // For extension values (lib/cel only).
+  struct Heap;
+  const Heap* heap() const { return heap_.get(); }
+  static Value fromHeap(Kind kind, std::shared_ptr<const Heap> heap);
+
+ private:
+  union Scalar {
+    bool b;
+    std::int64_t i;
+    std::uint64_t u;
+    double d;
+  };
+  static Value scalar(Kind kind, Scalar scalar);
+
+  Kind kind_ = Kind::Null;
+  Scalar scalar_{.i = 0};
+  std::shared_ptr<const Heap> heap_;
+};
+
+// Why an expression does not compile. `offset` is the byte offset in the expression.
+// `unsupported`: the expression is (as far as we can tell) valid CEL that this evaluator does
+// not implement, as opposed to a malformed one.
+struct CompileError {
+  std::string message;
+  std::size_t offset = 0;
+  bool unsupported = false;
+};
+
+namespace detail {
+struct Node;
+struct Access;
+}  // namespace detail
+
+// A compiled expression: immutable, cheap to copy, safe to evaluate from several threads.
+class Program {
+ public:
+  const std::string& source() const { return source_; }
+
+ private:
+  friend std::variant<Program, CompileError> compile(std::string_view expression);
+  friend struct detail::Access;
+  friend bool referencesOldSelf(const Program& program);
+  std::string source_;
+  std::shared_ptr<const detail::Node> root_;
+  bool oldSelf_ = false;
+};
+
+// Limits that bound a compile: CEL's own parsers cap nesting for the same reason.
+inline constexpr std::size_t kMaxExpressionBytes = 64 * 1024;
+inline constexpr int kMaxNesting = 100;
+
+std::variant<Program, CompileError> compile(std::string_view expression);
+
+// The variables a rule sees. A missing binding makes any reference to it an evaluation error.
+struct Bindings {
+  const Value* self = nullptr;
+  const Value* oldSelf = nullptr;
+};
+
+struct Outcome {
+  enum Kind { Value_, Error } kind = Error;
+  Value value;
+  std::string error;
+};
+
+// Evaluation work is bounded: every node evaluated, every step of a comprehension and every
+// element a function walks costs one unit (strings: one per 16 to 64 bytes); past the limit the
+// outcome is an error, never a hang. The default, one million, is the figure of the apiserver's
+// per-call limit (whose units are its own estimates); it bounds memory too, as each value made
+// costs at least one unit.
+inline constexpr std::uint64_t kDefaultCostLimit = 1'000'000;
+
+Outcome evaluate(const Program& program, const Bindings& bindings);
+Outcome evaluate(const Program& program, const Bindings& bindings, std::uint64_t costLimit);
+
+// Whether the expression names `oldSelf` (a transition rule: nothing to compare with offline).
+bool referencesOldSelf(const Program& program);
+
+}  // namespace pg::cel
