@@ -43,6 +43,8 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   load::LoadResult loaded =
       load::loadSources(sources, config.limits, {inputs.jobs, inputs.stdinText});
   a.files = std::move(loaded.files);
+  if (!revision && !inputs.stdinText.empty())
+    a.rendered = load::RenderedSources::read(a.files, inputs.root, config.limits);
   // Walk problems come first in discovery order; file problems in file order.
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   a.store = model::Store(config.defaultNamespace);

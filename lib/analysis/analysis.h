@@ -12,6 +12,7 @@
 #include "lib/graph/topology.h"
 #include "lib/load/git.h"
 #include "lib/load/problem.h"
+#include "lib/load/rendered.h"
 #include "lib/model/source.h"
 #include "lib/model/store.h"
 #include "lib/policy/engine.h"
@@ -48,6 +49,8 @@ struct Analysis {
   std::filesystem::path repositoryRoot;
   std::vector<std::unique_ptr<model::SourceFile>> files;
   std::vector<load::Problem> problems;
+  // Where the documents of standard input were rendered from (kustomize, Helm), for findings.
+  load::RenderedSources rendered;
   model::Store store;
   graph::Topology topology;
   graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma

@@ -187,7 +187,7 @@ struct Sides {
 
 std::map<std::string, const model::Resource*> objectsByRef(const analysis::Analysis& a) {
   std::map<std::string, const model::Resource*> out;
-  for (const model::Resource& r : a.store.all()) out.emplace(r.display(), &r);
+  for (const model::Resource* r : a.store.objects()) out.emplace(r->display(), r);
   return out;
 }
 
@@ -217,13 +217,14 @@ void comparePolicies(Sides& s, Result& result) {
 
 void compareObjects(Sides& s) {
   std::map<std::string, const model::Resource*> base = objectsByRef(s.base);
-  for (const model::Resource& r : s.head.store.all()) {
+  for (const model::Resource* object : s.head.store.objects()) {
+    const model::Resource& r = *object;
     std::string ref = r.display();
     auto it = base.find(ref);
     if (it == base.end() || contentHash(*it->second) != contentHash(r))
       s.changedObjects.insert(ref);
   }
-  for (const model::Resource& r : s.head.store.all()) s.headObjects.insert(r.display());
+  for (const model::Resource* r : s.head.store.objects()) s.headObjects.insert(r->display());
   for (const auto& [ref, resource] : base)
     if (!s.headObjects.count(ref)) s.changedObjects.insert(ref);
 }

@@ -391,7 +391,8 @@ std::vector<LinkerdChange> compareLinkerd(const analysis::Analysis& base,
 std::vector<const model::Resource*> meshPolicies(const analysis::Analysis& a) {
   std::vector<const model::Resource*> out;
   std::set<std::string_view> meshes;
-  for (const model::Resource& r : a.store.all()) {
+  for (const model::Resource* object : a.store.objects()) {
+    const model::Resource& r = *object;
     if (r.group == ld::kPolicyGroup) out.push_back(&r);
     if (r.group == "kuma.io" && !r.mesh.empty()) meshes.insert(r.mesh);
   }

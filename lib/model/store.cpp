@@ -91,15 +91,22 @@ void Store::build(std::vector<Resource> resources, unsigned jobs) {
     }
     keys[i] = Identity(r.group, r.kind, r.namespace_, r.name);
   });
+  // `kubectl apply -f` on the folder applies files in path order and documents in file
+  // order: of two definitions of one object, the later is what the cluster keeps. Winners
+  // are settled first, so that the indexes list each object once, at its winner's place.
   byKey_.reserve(n);
+  std::vector<bool> wins(n, true);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto [it, inserted] = byKey_.emplace(keys[i], &resources_[i]);
+    if (inserted) continue;
+    duplicates_.push_back({it->second, &resources_[i]});
+    wins[static_cast<std::size_t>(it->second - resources_.data())] = false;
+    it->second = &resources_[i];
+  }
   indexed_.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
+    if (!wins[i]) continue;
     const Resource& r = resources_[i];
-    auto [it, inserted] = byKey_.emplace(keys[i], &r);
-    if (!inserted) {
-      duplicates_.push_back({it->second, &r});
-      continue;
-    }
     indexed_.push_back(&r);
     byKind_[r.kind].push_back(&r);
     if (!r.namespace_.empty()) byNamespace_[r.namespace_].push_back(&r);

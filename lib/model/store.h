@@ -18,7 +18,9 @@ namespace pg::model {
 
 class Store {
  public:
-  // Two objects with the same identity; the later one (in file order) is not indexed.
+  // Two objects with the same identity, in file order. The later one replaces the earlier,
+  // as `kubectl apply -f` on the folder would: `first` is not indexed. With three
+  // definitions there are two pairs, each naming the one before it.
   struct Duplicate {
     const Resource* first;
     const Resource* second;
@@ -34,7 +36,10 @@ class Store {
   // indexes are filled on one, in file order.
   void build(std::vector<Resource> resources, unsigned jobs = 1);
 
+  // Every definition read, duplicates included, in file order.
   const std::vector<Resource>& all() const { return resources_; }
+  // Every object once, as the cluster would hold it (of duplicates, the later), in file order.
+  std::span<const Resource* const> objects() const { return indexed_; }
   std::size_t size() const { return resources_.size(); }
 
   // Every indexed object of a kind, whatever its group, in file order.

@@ -192,24 +192,6 @@ std::vector<const Policy*> contributorsOf(const Value& value) {
 
 namespace pg::policy {
 
-bool sameValue(yaml::NodeRef a, yaml::NodeRef b) {
-  if (a.isScalar() && b.isScalar()) return a.str() == b.str() && a.isString() == b.isString();
-  if (a.isSequence() && b.isSequence()) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (!sameValue(a.at(i), b.at(i))) return false;
-    return true;
-  }
-  if (a.isMapping() && b.isMapping()) {
-    if (a.size() != b.size()) return false;
-    // A repeated key counts once, the first, on both sides.
-    for (auto [k, v] : a.entries())
-      if (!sameValue(a.get(k.str()), b.get(k.str()))) return false;
-    return true;
-  }
-  return !a && !b;
-}
-
 std::vector<std::string> conflictingFields(const Policy& a, const Policy& b) {
   std::vector<std::string> out;
   for (const Block& blockA : a.blocks) {

@@ -98,8 +98,7 @@ std::string joinField(const std::string& prefix, std::string_view key);
 
 namespace pg::policy {
 
-// Whether two nodes hold the same value (scalars by text, mappings whatever their key order).
-bool sameValue(yaml::NodeRef a, yaml::NodeRef b);
+using yaml::sameValue;
 
 // The fields two policies of one kind both set, in the same role, to different values: what
 // conflict resolution decides between them. Dotted paths, as in provenance.

@@ -182,7 +182,8 @@ std::vector<std::string> splitKri(const std::string& kri) {
 
 const model::Resource* resourceOfKri(const analysis::Analysis& a,
                                      const std::vector<std::string>& k) {
-  for (const model::Resource& r : a.store.all()) {
+  for (const model::Resource* object : a.store.objects()) {
+    const model::Resource& r = *object;
     if (r.group != "kuma.io" || r.mesh != k[2]) continue;
     if (kuma::kriShortName(r.kind) != k[1] && r.kind != k[1]) continue;
     if (kuma::kriOf(r, k[6]) ==

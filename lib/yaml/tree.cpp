@@ -104,4 +104,22 @@ NodeRef NodeRef::valueAt(std::size_t entry) const {
   return child(entry * 2 + 1);
 }
 
+bool sameValue(NodeRef a, NodeRef b) {
+  if (a.isScalar() && b.isScalar()) return a.str() == b.str() && a.isString() == b.isString();
+  if (a.isSequence() && b.isSequence()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!sameValue(a.at(i), b.at(i))) return false;
+    return true;
+  }
+  if (a.isMapping() && b.isMapping()) {
+    if (a.size() != b.size()) return false;
+    // A repeated key counts once, the first, on both sides.
+    for (auto [k, v] : a.entries())
+      if (!sameValue(a.get(k.str()), b.get(k.str()))) return false;
+    return true;
+  }
+  return !a && !b;
+}
+
 }  // namespace pg::yaml

@@ -198,4 +198,9 @@ inline ItemRange NodeRef::items() const {
   return {isSequence() ? *this : NodeRef()};
 }
 
+// Whether two nodes hold the same value once parsed: scalars with the same text and type,
+// mappings with the same keys (in any order) and values, sequences item by item. Comments,
+// quoting that does not change the type, and layout do not count.
+bool sameValue(NodeRef a, NodeRef b);
+
 }  // namespace pg::yaml

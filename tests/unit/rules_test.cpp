@@ -76,10 +76,28 @@ TEST_CASE("findings carry stable fingerprints and point at the field") {
   CHECK(moved.findings[0].location.start.line == 8);
 }
 
+TEST_CASE("IN110: a copy with the same content is a note, any difference the rule's severity") {
+  testing::TestFolder dir;
+  dir.write("a.yaml", kDuplicate);
+  dir.write("b.yaml", "# a copy, reformatted\napiVersion: \"v1\"\nkind: Service\n"
+                      "metadata: {namespace: shop, name: web}\n");
+  auto same = rules::runRules(analyzeFolder(dir));
+  REQUIRE(ids(same) == std::vector<std::string>{"IN110"});
+  CHECK((same.findings[0].severity == model::Severity::Note));
+  CHECK(same.findings[0].message.find("with the same content") != std::string::npos);
+  dir.write("b.yaml", std::string(kDuplicate) + "  labels: {tier: web}\n");
+  auto different = rules::runRules(analyzeFolder(dir));
+  REQUIRE(ids(different) == std::vector<std::string>{"IN110"});
+  CHECK((different.findings[0].severity == model::Severity::Error));
+  CHECK(different.findings[0].location.path == "b.yaml");
+  CHECK(different.findings[0].message.find("is what the cluster keeps and what is analysed") !=
+        std::string::npos);
+}
+
 TEST_CASE("severity overrides, rules turned off, suppressions and the baseline") {
   testing::TestFolder dir;
   dir.write("a.yaml", kDuplicate);
-  dir.write("b.yaml", kDuplicate);
+  dir.write("b.yaml", std::string(kDuplicate) + "  labels: {tier: web}\n");
   {
     config::Config c;
     c.rules["IN110"].severity = model::Severity::Note;

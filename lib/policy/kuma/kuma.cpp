@@ -101,7 +101,8 @@ Role deriveRole(const Policy& p, std::string_view systemNamespace) {
 std::vector<Policy> readPolicies(const model::Store& store, std::string_view mesh,
                                  const Settings& settings) {
   std::vector<Policy> out;
-  for (const model::Resource& r : store.all()) {
+  for (const model::Resource* object : store.objects()) {
+    const model::Resource& r = *object;
     if (r.group != "kuma.io" || r.mesh != mesh || isTopologyKind(r.kind)) continue;
     yaml::NodeRef spec = r.spec();
     if (!spec.isMapping()) continue;

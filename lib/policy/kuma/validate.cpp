@@ -117,7 +117,8 @@ class Validator {
     for (const auto& [mesh, policies] : byMesh)
       for (const Policy& p : policies) policyOf[p.resource] = &p;
 
-    for (const model::Resource& r : store_.all()) {
+    for (const model::Resource* object : store_.objects()) {
+      const model::Resource& r = *object;
       if (r.group != "kuma.io" || r.kind == "Mesh") continue;
       auto it = policyOf.find(&r);
       const Policy* p = it == policyOf.end() ? nullptr : it->second;
