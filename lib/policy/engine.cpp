@@ -361,7 +361,7 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
       });
   model.indexAttachments();
   model.indexRoutePaths(topology, store, options.jobs);
-  FamilyContext context{store, topology, model, options};
+  FamilyContext context{store, topology, model, options, config};
   gatewayapi::writeStatus(context);
   kuadrant::writeStatus(context);
   envoygateway::writeStatus(context);

@@ -353,6 +353,7 @@ void truncateAncestors(Policy& policy) {
 void writeStatus(FamilyContext& context) {
   for (const Profile& profile : context.model.profiles.profiles)
     if (profile.family == Family::EnvoyGateway) StatusWriter(context, profile).run();
+  writeObjectStatus(context);
 }
 
 }  // namespace pg::policy::envoygateway
