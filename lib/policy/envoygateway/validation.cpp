@@ -19,6 +19,7 @@ namespace pg::policy::envoygateway {
 namespace {
 
 constexpr std::string_view kEnvoyGatewayGroup = "gateway.envoyproxy.io";
+constexpr std::string_view kServiceImportGroup = "multicluster.x-k8s.io";
 
 // Envoy's Maglev table size must be a prime no larger than this.
 constexpr std::int64_t kMaxConsistentHashTableSize = 5000011;
@@ -226,8 +227,9 @@ void checkResponseOverride(Context& c) {
   }
 }
 
-// backendRef(s) of an external service (ext auth, ext proc): a Service in another namespace
-// needs a ReferenceGrant, and a Service needs a port it has.
+// backendRef(s) of an external service (ext auth, ext proc): a Service or ServiceImport in
+// another namespace needs a ReferenceGrant, a Service needs a port, and the port given must be
+// one of the object's TCP ports (ext_service.go translateExtServiceBackendRefs).
 void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef service) {
   if (!service.isMapping()) return;
   std::vector<yaml::NodeRef> refs;
@@ -237,21 +239,39 @@ void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef se
   for (yaml::NodeRef ref : refs) {
     std::string_view group = goField(ref, "group").str();
     std::string_view kind = goField(ref, "kind") ? goField(ref, "kind").str() : "Service";
-    if (!group.empty() || kind != "Service") continue;
+    bool isService = group.empty() && kind == "Service";
+    bool isServiceImport = group == kServiceImportGroup && kind == "ServiceImport";
+    if (!isService && !isServiceImport) continue;
     std::string_view name = goField(ref, "name").str();
     std::string_view ns = goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
     if (ns != ownNamespace && !c.grants.permits(kEnvoyGatewayGroup, c.object.kind, ownNamespace,
-                                                "", "Service", ns, name)) {
-      c.fail(feature + ": backend ref to Service " + std::string(ns) + "/" + std::string(name) +
-                 " not permitted by any ReferenceGrant.",
+                                                group, kind, ns, name)) {
+      c.fail(feature + ": backend ref to " + std::string(kind) + " " + std::string(ns) + "/" +
+                 std::string(name) + " not permitted by any ReferenceGrant.",
              ref);
       continue;
     }
-    if (!goField(ref, "port") && c.store.find("", "Service", ns, name))
-      c.fail(feature +
-                 ": a valid port number corresponding to a port on the Service must be "
-                 "specified.",
-             ref);
+    const model::Resource* target = c.store.find(group, kind, ns, name);
+    yaml::NodeRef port = goField(ref, "port");
+    if (!port) {
+      if (isService && target)
+        c.fail(feature +
+                   ": a valid port number corresponding to a port on the Service must be "
+                   "specified.",
+               ref);
+      continue;
+    }
+    std::optional<std::int64_t> number = port.asInt();
+    if (!target || !number) continue;
+    bool found = false;
+    for (yaml::NodeRef p : target->spec().get("ports").items()) {
+      std::string_view protocol = p.get("protocol") ? p.get("protocol").str() : "TCP";
+      if (p.get("port").asInt() == number && protocol == "TCP") found = true;
+    }
+    if (!found)
+      c.fail(feature + ": TCP Port " + std::to_string(*number) + " not found on service " +
+                 std::string(ns) + "/" + std::string(name) + ".",
+             port);
   }
 }
 
