@@ -107,8 +107,7 @@ class ObjectStatusWriter {
       ref.name = std::string(gc->name);
       std::string_view controller = gc->spec().get("controllerName").str();
       writeEnvoyProxy(*proxy, std::move(ref), controller.empty() ? kController : controller);
-      if (proxy->spec().get("mergeGateways").asBool() == true)
-        mergingClasses_.push_back(std::string(gc->name));
+      if (mergesGateways(context_.store, gc)) mergingClasses_.push_back(std::string(gc->name));
     }
     for (const graph::Gateway& g : context_.topology.gateways) {
       if (!g.managed || g.isListenerSet()) continue;
@@ -181,6 +180,15 @@ class ObjectStatusWriter {
 };
 
 }  // namespace
+
+bool mergesGateways(const model::Store& store, const model::Resource* gatewayClass) {
+  if (!gatewayClass) return false;
+  yaml::NodeRef ref = gatewayClass->spec().get("parametersRef");
+  if (!namesEnvoyProxy(ref)) return false;
+  const model::Resource* proxy =
+      store.find(kGroup, "EnvoyProxy", ref.get("namespace").str(), ref.get("name").str());
+  return proxy && proxy->spec().get("mergeGateways").asBool() == true;
+}
 
 void writeObjectStatus(FamilyContext& context) { ObjectStatusWriter(context).run(); }
 

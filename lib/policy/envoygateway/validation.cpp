@@ -95,6 +95,8 @@ struct Context {
   const model::Store& store;
   const graph::ReferenceGrantIndex& grants;
   yaml::NodeRef spec;
+  const Policy* policy = nullptr;  // with `topology`: for checks on the targets
+  const graph::Topology* topology = nullptr;
   std::vector<Problem> problems;
 
   void fail(std::string message, yaml::NodeRef at) {
@@ -393,6 +395,60 @@ void checkEnvoyProxyAccessLog(Context& c) {
   }
 }
 
+// The name the translator gives a listener in its IR: namespace/gateway/listener, and for a
+// ListenerSet's listener namespace/gateway/namespace/listenerset/listener.
+std::string irListenerName(const graph::Listener& l) {
+  const graph::Gateway& g = *l.gateway;
+  std::string out;
+  if (g.parent)
+    out = std::string(g.parent->resource->namespace_) + "/" +
+          std::string(g.parent->resource->name) + "/";
+  return out + std::string(g.resource->namespace_) + "/" + std::string(g.resource->name) + "/" +
+         std::string(l.name);
+}
+
+// ClientTrafficPolicy: plain HTTP listeners on one port share one Envoy listener, so a policy
+// may not reach one of them without the others: on a listener, no other HTTP listener of
+// its data plane may share its port; on a whole Gateway or ListenerSet, none from outside
+// it (clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy). The data plane
+// is the Gateway with its ListenerSets, or every Gateway of the class when its EnvoyProxy
+// merges Gateways.
+void checkClientTrafficPolicyPorts(Context& c) {
+  if (!c.policy || !c.topology) return;
+  for (const Target& t : c.policy->targets) {
+    if (!t.resource) continue;
+    const graph::Gateway* g = c.topology->findGateway(t.namespace_, t.name, t.kind);
+    if (!g || !g->managed) continue;
+    const graph::Gateway* root = g->parent ? g->parent : g;
+    const bool merged = mergesGateways(c.store, root->gatewayClass);
+    auto inPlane = [&](const graph::Gateway& other) {
+      const graph::Gateway* otherRoot = other.parent ? other.parent : &other;
+      if (otherRoot == root) return true;
+      return merged && otherRoot->managed && otherRoot->gatewayClass == root->gatewayClass;
+    };
+    for (const graph::Listener& l : g->listeners) {
+      if (!t.sectionName.empty() && l.name != t.sectionName) continue;
+      if (l.protocol != "HTTP") continue;
+      std::string conflicting;
+      for (const graph::Gateway& other : c.topology->gateways) {
+        if (!inPlane(other)) continue;
+        // A whole Gateway takes its ListenerSets' listeners with it (their IR names start
+        // with the Gateway's).
+        if (t.sectionName.empty() && (&other == g || other.parent == g)) continue;
+        for (const graph::Listener& o : other.listeners)
+          if (&o != &l && o.protocol == "HTTP" && o.port == l.port)
+            conflicting += (conflicting.empty() ? "" : ", ") + irListenerName(o);
+      }
+      if (!conflicting.empty()) {
+        c.fail("ClientTrafficPolicy is being applied to multiple http (non https) listeners (" +
+                   conflicting + ") on the same port, which is not allowed.",
+               t.node ? t.node : c.spec);
+        return;
+      }
+    }
+  }
+}
+
 // One validation of the translator. `kinds` lists the kinds it runs for ("*": every Envoy
 // Gateway policy kind); `reason` is the condition reason the translator writes.
 struct Check {
@@ -430,6 +486,8 @@ constexpr Check kChecks[] = {
      checkApiKeys},
     {"envoyextensionpolicy.go buildLua (ConfigMap valueRef)", "EnvoyExtensionPolicy", "Invalid",
      checkLuaValueRef},
+    {"clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy", "ClientTrafficPolicy",
+     "Invalid", checkClientTrafficPolicyPorts},
     {"envoyproxy_validate.go validateProvider / validateService", "EnvoyProxy",
      "InvalidParameters", checkEnvoyProxyProvider},
     {"envoyproxy_validate.go validateProxyAccessLog", "EnvoyProxy", "InvalidParameters",
@@ -458,8 +516,9 @@ yaml::NodeRef goField(yaml::NodeRef map, std::string_view key) {
 }
 
 std::vector<Problem> validateAll(const model::Resource& object, const model::Store& store,
-                                 const graph::ReferenceGrantIndex& grants, bool firstOnly) {
-  Context c{object, store, grants, object.spec(), {}};
+                                 const graph::ReferenceGrantIndex& grants, bool firstOnly,
+                                 const Policy* policy, const graph::Topology* topology) {
+  Context c{object, store, grants, object.spec(), policy, topology, {}};
   if (!c.spec.isMapping()) return {};
   for (const Check& check : kChecks) {
     if (!appliesTo(check, object.kind)) continue;
@@ -473,8 +532,9 @@ std::vector<Problem> validateAll(const model::Resource& object, const model::Sto
 }
 
 std::optional<Problem> validate(const Policy& policy, const model::Store& store,
-                                const graph::ReferenceGrantIndex& grants) {
-  std::vector<Problem> problems = validateAll(*policy.resource, store, grants, true);
+                                const graph::Topology& topology) {
+  std::vector<Problem> problems =
+      validateAll(*policy.resource, store, topology.grants, true, &policy, &topology);
   if (problems.empty()) return std::nullopt;
   return std::move(problems.front());
 }
