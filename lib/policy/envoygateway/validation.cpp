@@ -229,15 +229,43 @@ void checkResponseOverride(Context& c) {
   }
 }
 
-// backendRef(s) of an external service (ext auth, ext proc): a Service or ServiceImport in
-// another namespace needs a ReferenceGrant, a Service needs a port, and the port given must be
-// one of the object's TCP ports (ext_service.go translateExtServiceBackendRefs).
+// backendRef(s) of an external service (ext auth, ext proc): one endpoint type for all of them,
+// a Service or ServiceImport in another namespace needs a ReferenceGrant, a Service needs a
+// port, and the port given must be one of the object's TCP ports (ext_service.go
+// translateExtServiceBackendRefs).
 void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef service) {
   if (!service.isMapping()) return;
   std::vector<yaml::NodeRef> refs;
   if (yaml::NodeRef one = service.get("backendRef"); one.isMapping()) refs.push_back(one);
   for (yaml::NodeRef ref : service.get("backendRefs").items()) refs.push_back(ref);
   std::string_view ownNamespace = c.object.namespace_;
+  // Envoy builds one cluster for the service: its endpoints are either all static (Service,
+  // ServiceImport, a Backend's IP or Unix socket) or all resolved by DNS (a Backend's FQDN).
+  bool staticEndpoints = false;
+  bool dnsEndpoints = false;
+  for (yaml::NodeRef ref : refs) {
+    std::string_view group = goField(ref, "group").str();
+    std::string_view kind = goField(ref, "kind") ? goField(ref, "kind").str() : "Service";
+    std::string_view refNamespace =
+        goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
+    if (group == kEnvoyGatewayGroup && kind == "Backend") {
+      if (const model::Resource* backend =
+              c.store.find(group, kind, refNamespace, goField(ref, "name").str()))
+        for (yaml::NodeRef endpoint : backend->spec().get("endpoints").items()) {
+          if (endpoint.get("fqdn")) dnsEndpoints = true;
+          if (endpoint.get("ip") || endpoint.get("unix")) staticEndpoints = true;
+        }
+    } else {
+      staticEndpoints = true;
+    }
+    if (staticEndpoints && dnsEndpoints) {
+      c.fail(feature +
+                 ": external service destinations having multiple endpoint types are not "
+                 "supported.",
+             ref);
+      return;
+    }
+  }
   for (yaml::NodeRef ref : refs) {
     std::string_view group = goField(ref, "group").str();
     std::string_view kind = goField(ref, "kind") ? goField(ref, "kind").str() : "Service";
