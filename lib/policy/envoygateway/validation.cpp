@@ -477,6 +477,57 @@ void checkClientTrafficPolicyPorts(Context& c) {
   }
 }
 
+// Whether a ClientTrafficPolicy on `gateway` (or one of its listeners) trusts client IPs from
+// X-Forwarded-For by CIDR.
+bool trustsForwardedForCidrs(const model::Store& store, const graph::Gateway& gateway) {
+  for (const model::Resource* ctp : store.ofKind(kEnvoyGatewayGroup, "ClientTrafficPolicy")) {
+    if (ctp->namespace_ != gateway.resource->namespace_) continue;
+    yaml::NodeRef cidrs =
+        ctp->spec().get("clientIPDetection").get("xForwardedFor").get("trustedCIDRs");
+    if (!cidrs.isSequence() || cidrs.size() == 0) continue;
+    std::vector<yaml::NodeRef> refs;
+    if (yaml::NodeRef one = ctp->spec().get("targetRef"); one.isMapping()) refs.push_back(one);
+    for (yaml::NodeRef ref : ctp->spec().get("targetRefs").items()) refs.push_back(ref);
+    for (yaml::NodeRef ref : refs)
+      if (ref.get("kind").str() == gateway.resource->kind &&
+          ref.get("name").str() == gateway.resource->name)
+        return true;
+  }
+  return false;
+}
+
+// SecurityPolicy authorization by client IP geolocation needs the client's own address: the
+// translator rejects it where a ClientTrafficPolicy takes the client IP from X-Forwarded-For
+// by trusted CIDRs (securitypolicy.go buildAuthorization).
+void checkGeoIpWithTrustedCidrs(Context& c) {
+  if (!c.policy || !c.topology) return;
+  yaml::NodeRef geo;
+  for (yaml::NodeRef rule : c.spec.get("authorization").get("rules").items())
+    if (yaml::NodeRef g = rule.get("principal").get("clientIPGeoLocations"); g) geo = g;
+  if (!geo) return;
+  std::vector<const graph::Gateway*> gateways;
+  for (const Target& t : c.policy->targets) {
+    if (!t.resource) continue;
+    if (const graph::Gateway* g = c.topology->findGateway(t.namespace_, t.name, t.kind)) {
+      gateways.push_back(g);
+    } else if (const graph::Route* r = c.topology->findRoute(t.resource)) {
+      for (const graph::RouteParent& p : r->parents)
+        if (p.gateway) gateways.push_back(p.gateway);
+    }
+  }
+  for (const graph::Gateway* g : gateways) {
+    bool trusted = trustsForwardedForCidrs(c.store, *g) ||
+                   (g->parent && trustsForwardedForCidrs(c.store, *g->parent));
+    if (trusted) {
+      c.fail(
+          "Authorization: authorization clientIPGeoLocations does not support "
+          "ClientIPDetection.XForwardedFor.TrustedCIDRs.",
+          geo);
+      return;
+    }
+  }
+}
+
 // One validation of the translator. `kinds` lists the kinds it runs for ("*": every Envoy
 // Gateway policy kind); `reason` is the condition reason the translator writes.
 struct Check {
@@ -514,6 +565,8 @@ constexpr Check kChecks[] = {
      checkApiKeys},
     {"envoyextensionpolicy.go buildLua (ConfigMap valueRef)", "EnvoyExtensionPolicy", "Invalid",
      checkLuaValueRef},
+    {"securitypolicy.go buildAuthorization (geolocation with X-Forwarded-For trusted CIDRs)",
+     "SecurityPolicy", "Invalid", checkGeoIpWithTrustedCidrs},
     {"clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy", "ClientTrafficPolicy",
      "Invalid", checkClientTrafficPolicyPorts},
     {"envoyproxy_validate.go validateProvider / validateService", "EnvoyProxy",
