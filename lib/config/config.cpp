@@ -245,6 +245,20 @@ void readKuma(const Reader& r, yaml::NodeRef node, Config& config) {
   }
 }
 
+// envoyGateway: {enableEnvoyPatchPolicy: BOOL}
+void readEnvoyGateway(const Reader& r, yaml::NodeRef node, EnvoyGatewaySettings& settings) {
+  if (node.isNull()) return;
+  if (!node.isMapping()) r.fail(node, "envoyGateway must be a mapping");
+  for (auto [k, v] : node.entries()) {
+    if (k.str() != "enableEnvoyPatchPolicy")
+      r.fail(k, "unknown envoyGateway setting \"" + std::string(k.str()) +
+                    "\" (known: enableEnvoyPatchPolicy)");
+    std::optional<bool> on = v.asBool();
+    if (!on) r.fail(v, "envoyGateway.enableEnvoyPatchPolicy must be true or false");
+    settings.enableEnvoyPatchPolicy = *on;
+  }
+}
+
 }  // namespace
 
 bool isLinkerdDefaultPolicy(std::string_view policy) {
@@ -299,10 +313,12 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readLinkerd(r, v, config.linkerd);
     else if (key == "kuma")
       readKuma(r, v, config);
+    else if (key == "envoyGateway")
+      readEnvoyGateway(r, v, config.envoyGateway);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, gatewayClasses, snapshots, linkerd, kuma)");
+                    "policies, gatewayClasses, snapshots, linkerd, kuma, envoyGateway)");
   }
   return config;
 }

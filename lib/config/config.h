@@ -71,6 +71,12 @@ struct LinkerdSettings {
 LinkerdSettings defaultLinkerdSettings();
 bool isLinkerdDefaultPolicy(std::string_view policy);
 
+// Envoy Gateway's own configuration (`envoyGateway:`), as its EnvoyGateway resource sets it;
+// the defaults are upstream's.
+struct EnvoyGatewaySettings {
+  bool enableEnvoyPatchPolicy = false;  // extensionApis.enableEnvoyPatchPolicy
+};
+
 struct Config {
   std::string path;                  // as reported; empty when no file was read
   std::vector<std::string> include;  // globs over paths relative to the repository root
@@ -86,6 +92,7 @@ struct Config {
   std::vector<GatewayClass> gatewayClasses;
   SnapshotSettings snapshots;
   LinkerdSettings linkerd = defaultLinkerdSettings();
+  EnvoyGatewaySettings envoyGateway;
 };
 
 // A config file that cannot be used; the message starts with `path:line:column:`.

@@ -64,6 +64,13 @@ class Resolver {
     return t;
   }
 
+  // Whether a ReferenceGrant lets `policy` reach an object in another namespace.
+  bool granted(const Policy& policy, std::string_view group, std::string_view kind,
+               std::string_view namespace_, std::string_view name) const {
+    return topology_.grants.permits(policy.resource->group, policy.resource->kind,
+                                    policy.resource->namespace_, group, kind, namespace_, name);
+  }
+
   void resolve(const Policy& policy, Target& t, yaml::NodeRef namespaceNode) const {
     t.level = levelOf(t.kind, !t.sectionName.empty());
     if (store_.isClusterScoped(t.group, t.kind)) t.namespace_.clear();
@@ -161,7 +168,10 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
     policy.targets.push_back(resolver.read(policy, one));
   for (yaml::NodeRef ref : spec.get("targetRefs").items())
     if (ref.isMapping()) policy.targets.push_back(resolver.read(policy, ref));
-  // Envoy Gateway: targetSelectors pick objects of a kind in the policy's namespace by label.
+  // Envoy Gateway: targetSelectors pick objects of a kind by label, in the policy's namespace
+  // unless `namespaces` says otherwise (from: All, or Selector over Namespace labels); an
+  // object in another namespace is picked only where a ReferenceGrant allows the policy.
+  std::string_view ownNamespace = policy.resource->namespace_;
   for (yaml::NodeRef selector : spec.get("targetSelectors").items()) {
     std::string kind(selector.get("kind").str());
     yaml::NodeRef groupNode = selector.get("group");
@@ -169,8 +179,24 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
     model::LabelSelector::Error error;
     std::optional<model::LabelSelector> labels = model::LabelSelector::parse(selector, &error);
     if (!labels) continue;
-    for (const model::Resource* r : store.select(kind, policy.resource->namespace_, *labels)) {
+    yaml::NodeRef namespaces = selector.get("namespaces");
+    std::string_view from = namespaces.get("from").str();
+    std::optional<model::LabelSelector> namespaceLabels;
+    if (from == "Selector") {
+      namespaceLabels = model::LabelSelector::parse(namespaces.get("selector"), &error);
+      if (!namespaceLabels) continue;
+    }
+    bool anyNamespace = from == "All" || from == "Selector";
+    for (const model::Resource* r :
+         store.select(kind, anyNamespace ? std::string_view() : ownNamespace, *labels)) {
       if (r->group != group) continue;
+      if (r->namespace_ != ownNamespace) {
+        if (namespaceLabels) {
+          const model::Resource* ns = store.find("", "Namespace", "", r->namespace_);
+          if (!ns || !namespaceLabels->matches(ns->labels())) continue;
+        }
+        if (!resolver.granted(policy, group, kind, r->namespace_, r->name)) continue;
+      }
       Target t;
       t.node = selector;
       t.at = selector;
@@ -361,7 +387,7 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
       });
   model.indexAttachments();
   model.indexRoutePaths(topology, store, options.jobs);
-  FamilyContext context{store, topology, model, options};
+  FamilyContext context{store, topology, model, options, config};
   gatewayapi::writeStatus(context);
   kuadrant::writeStatus(context);
   envoygateway::writeStatus(context);

@@ -54,6 +54,14 @@ struct BackendUse {
   std::size_t backend = 0;  // index into rule->backends
 };
 
+// The status of an object that is not a policy of a profile but gets ancestors from its
+// controller: Envoy Gateway's EnvoyProxy (from the GatewayClass or Gateway that references
+// it) and EnvoyPatchPolicy.
+struct ObjectStatus {
+  const model::Resource* object = nullptr;
+  std::vector<AncestorStatus> ancestors;
+};
+
 struct PolicyModel {
   ProfileSet profiles;
   std::vector<Policy> policies;  // Store order
@@ -62,6 +70,7 @@ struct PolicyModel {
   std::vector<ObjectEffective> effective;
   std::vector<TargetCondition> targetConditions;
   std::vector<RouteCondition> routeConditions;
+  std::vector<ObjectStatus> objectStatuses;  // Store order
 
   // Policies of one kind (by profile) attached to `object` (and, when given, its section),
   // most established first.

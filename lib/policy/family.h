@@ -24,6 +24,7 @@ struct FamilyContext {
   graph::Topology& topology;
   PolicyModel& model;
   const PolicyOptions& options;
+  const config::Config& config;
 };
 
 // The contributions of one kind along a path, least specific step first and, within a step,

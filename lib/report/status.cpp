@@ -137,6 +137,14 @@ Json statusItems(const analysis::Analysis& a) {
     if (!p.conditions.empty()) status["conditions"] = conditions(p.conditions);
     if (!status.empty()) items.push_back(item(*p.resource, std::move(status)));
   }
+  for (const policy::ObjectStatus& o : a.policies.objectStatuses) {
+    Json ancestors = Json::array();
+    for (const policy::AncestorStatus& anc : o.ancestors)
+      ancestors.push_back({{"ancestorRef", ancestorRef(anc.ref)},
+                           {"controllerName", anc.controllerName},
+                           {"conditions", conditions(anc.conditions)}});
+    items.push_back(item(*o.object, {{"ancestors", std::move(ancestors)}}));
+  }
   return items;
 }
 

@@ -54,6 +54,15 @@ TEST_CASE("a full config file") {
   CHECK(c.suppressions[0].where.start.line == 10);
 }
 
+TEST_CASE("envoyGateway: patch policies are off unless enabled, as upstream") {
+  CHECK_FALSE(parseConfig("", "cfg.yaml").envoyGateway.enableEnvoyPatchPolicy);
+  CHECK(parseConfig("envoyGateway: {enableEnvoyPatchPolicy: true}\n", "cfg.yaml")
+            .envoyGateway.enableEnvoyPatchPolicy);
+  CHECK_THROWS_AS(parseConfig("envoyGateway: {enableEnvoyPatchPolicy: maybe}\n", "cfg.yaml"),
+                  ConfigError);
+  CHECK_THROWS_AS(parseConfig("envoyGateway: {enableLua: true}\n", "cfg.yaml"), ConfigError);
+}
+
 TEST_CASE("config errors name the file, line and column") {
   auto fails = [](const char* text, const char* where) {
     CAPTURE(text);

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lib/policy/family.h"
 
@@ -27,7 +28,20 @@ struct Problem {
 // The first problem of `policy`'s spec that Envoy Gateway reports as Invalid, if any. Only
 // checks that need nothing but the spec and the objects it names.
 std::optional<Problem> validate(const Policy& policy, const model::Store& store,
-                                const graph::ReferenceGrantIndex& grants);
+                                const graph::Topology& topology);
+
+// Every problem of `object`'s spec the translator reports (the first only, with `firstOnly`):
+// an Envoy Gateway policy kind, or an EnvoyProxy. The checks are one table in validation.cpp,
+// each naming the upstream function it follows.
+// `policy` and `topology` are for the checks that look at the policy's targets.
+std::vector<Problem> validateAll(const model::Resource& object, const model::Store& store,
+                                 const graph::ReferenceGrantIndex& grants, bool firstOnly,
+                                 const Policy* policy = nullptr,
+                                 const graph::Topology* topology = nullptr);
+
+// Whether a GatewayClass's EnvoyProxy (its parametersRef) sets `mergeGateways`: its
+// Gateways then share one data plane.
+bool mergesGateways(const model::Store& store, const model::Resource* gatewayClass);
 
 // A field of a mapping as Go's JSON decoder finds it: the exact key, else one that differs
 // in case only. Envoy Gateway's own manifests rely on it (`Name:`, `Kind:` in backendRefs).
@@ -36,6 +50,10 @@ yaml::NodeRef goField(yaml::NodeRef map, std::string_view key);
 // `mergeType` of a route policy: how it combines with its Gateway-side policy; nullopt when
 // the policy replaces it (no mergeType).
 std::optional<Strategy> mergeStrategy(const Policy& policy);
+
+// Status of EnvoyProxy and EnvoyPatchPolicy objects (objects.cpp), into
+// PolicyModel::objectStatuses.
+void writeObjectStatus(FamilyContext& context);
 
 // Status allows 16 ancestors: Envoy Gateway keeps the first 16 in reference order and says so
 // on the last one kept. Also used for BackendTLSPolicy, whose status it writes the same way.

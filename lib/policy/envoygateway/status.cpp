@@ -66,7 +66,7 @@ class StatusWriter {
                      [](const Policy* a, const Policy* b) { return established(*a, *b); });
     for (Policy* p : policies_) {
       if (!p->invalidMessage.empty()) continue;
-      if (std::optional<Problem> problem = validate(*p, context_.store, context_.topology.grants)) {
+      if (std::optional<Problem> problem = validate(*p, context_.store, context_.topology)) {
         p->invalidMessage = std::move(problem->message);
         p->invalidAt = problem->at;
       }
@@ -353,6 +353,7 @@ void truncateAncestors(Policy& policy) {
 void writeStatus(FamilyContext& context) {
   for (const Profile& profile : context.model.profiles.profiles)
     if (profile.family == Family::EnvoyGateway) StatusWriter(context, profile).run();
+  writeObjectStatus(context);
 }
 
 }  // namespace pg::policy::envoygateway

@@ -8,8 +8,10 @@
 #include <cctype>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "lib/graph/topology.h"
+#include "lib/model/cidr.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 
 namespace pg::policy::envoygateway {
@@ -17,6 +19,7 @@ namespace pg::policy::envoygateway {
 namespace {
 
 constexpr std::string_view kEnvoyGatewayGroup = "gateway.envoyproxy.io";
+constexpr std::string_view kServiceImportGroup = "multicluster.x-k8s.io";
 
 // Envoy's Maglev table size must be a prime no larger than this.
 constexpr std::int64_t kMaxConsistentHashTableSize = 5000011;
@@ -85,193 +88,497 @@ bool isDurationField(std::string_view key) {
          endsWith("Duration") || endsWith("Interval") || endsWith("Delay");
 }
 
-class Validator {
- public:
-  Validator(const Policy& policy, const model::Store& store,
-            const graph::ReferenceGrantIndex& grants)
-      : policy_(policy), store_(store), grants_(grants), spec_(policy.resource->spec()) {}
-
-  std::optional<Problem> run() {
-    for (auto [key, value] : spec_.entries()) {
-      std::string feature = featureName(key.str());
-      checkDurations(feature, value);
-      if (problem_) return problem_;
-    }
-    checkCircuitBreaker();
-    checkLoadBalancer();
-    checkRetry();
-    checkRateLimit();
-    checkBandwidthLimit();
-    checkHeaders();
-    checkResponseOverride();
-    checkBackendRefs("ExtAuth", spec_.get("extAuth").get("http"));
-    checkBackendRefs("ExtAuth", spec_.get("extAuth").get("grpc"));
-    for (yaml::NodeRef extProc : spec_.get("extProc").items()) checkBackendRefs("ExtProc", extProc);
-    return problem_;
-  }
-
- private:
-  // The feature a top-level field configures, as the translator names it in messages.
-  static std::string featureName(std::string_view key) {
-    if (key == "circuitBreaker") return "CircuitBreaker";
-    if (key == "connection") return "Connection";
-    return capitalized(key);
-  }
+// What a check sees: the object, its spec, and the objects it may name. A check reports
+// with `fail`; the policy kinds keep the first problem, EnvoyProxy all of them.
+struct Context {
+  const model::Resource& object;
+  const model::Store& store;
+  const graph::ReferenceGrantIndex& grants;
+  yaml::NodeRef spec;
+  const Policy* policy = nullptr;  // with `topology`: for checks on the targets
+  const graph::Topology* topology = nullptr;
+  std::vector<Problem> problems;
 
   void fail(std::string message, yaml::NodeRef at) {
-    if (!problem_) problem_ = Problem{std::move(message), at};
+    problems.push_back(Problem{std::move(message), at});
   }
+};
 
-  void checkDurations(const std::string& feature, yaml::NodeRef node) {
-    if (node.isMapping()) {
-      for (auto [key, value] : node.entries()) {
-        if (isDurationField(key.str()) && value.isScalar() && !value.isNull() &&
-            !parseDuration(value.str()))
-          fail(feature + ": invalid " + capitalized(key.str()) + " value " +
+// The feature a top-level field configures, as the translator names it in messages.
+std::string featureName(std::string_view key) {
+  if (key == "circuitBreaker") return "CircuitBreaker";
+  if (key == "connection") return "Connection";
+  return capitalized(key);
+}
+
+void checkDurationsUnder(Context& c, const std::string& feature, yaml::NodeRef node) {
+  if (node.isMapping()) {
+    for (auto [key, value] : node.entries()) {
+      if (isDurationField(key.str()) && value.isScalar() && !value.isNull() &&
+          !parseDuration(value.str()))
+        c.fail(feature + ": invalid " + capitalized(key.str()) + " value " +
                    std::string(value.str()) + ".",
                value);
-        checkDurations(feature, value);
-      }
-    } else if (node.isSequence()) {
-      for (yaml::NodeRef item : node.items()) checkDurations(feature, item);
+      checkDurationsUnder(c, feature, value);
     }
+  } else if (node.isSequence()) {
+    for (yaml::NodeRef item : node.items()) checkDurationsUnder(c, feature, item);
   }
+}
 
-  void checkCircuitBreaker() {
-    for (auto [key, value] : spec_.get("circuitBreaker").entries()) {
-      std::optional<std::int64_t> n = value.asInt();
-      if (n && *n < 0)
-        fail("CircuitBreaker: invalid " + capitalized(key.str()) + " value " + std::to_string(*n) +
-                 ".",
+void checkDurations(Context& c) {
+  for (auto [key, value] : c.spec.entries()) checkDurationsUnder(c, featureName(key.str()), value);
+}
+
+void checkCircuitBreaker(Context& c) {
+  for (auto [key, value] : c.spec.get("circuitBreaker").entries()) {
+    std::optional<std::int64_t> n = value.asInt();
+    if (n && *n < 0)
+      c.fail("CircuitBreaker: invalid " + capitalized(key.str()) + " value " +
+                 std::to_string(*n) + ".",
              value);
-    }
   }
+}
 
-  static bool isPrime(std::int64_t n) {
-    if (n < 2) return false;
-    for (std::int64_t d = 2; d * d <= n; ++d)
-      if (n % d == 0) return false;
-    return true;
-  }
+bool isPrime(std::int64_t n) {
+  if (n < 2) return false;
+  for (std::int64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
 
-  void checkLoadBalancer() {
-    yaml::NodeRef size = spec_.get("loadBalancer").get("consistentHash").get("tableSize");
-    std::optional<std::int64_t> n = size.asInt();
-    if (n && (*n > kMaxConsistentHashTableSize || !isPrime(*n)))
-      fail("LoadBalancer: ConsistentHash: invalid TableSize value " + std::to_string(*n) + ".",
+void checkLoadBalancer(Context& c) {
+  yaml::NodeRef size = c.spec.get("loadBalancer").get("consistentHash").get("tableSize");
+  std::optional<std::int64_t> n = size.asInt();
+  if (n && (*n > kMaxConsistentHashTableSize || !isPrime(*n)))
+    c.fail("LoadBalancer: ConsistentHash: invalid TableSize value " + std::to_string(*n) + ".",
            size);
-  }
+}
 
-  void checkRetry() {
-    yaml::NodeRef backoff = spec_.get("retry").get("perRetry").get("backoff");
-    yaml::NodeRef base = backoff.get("baseInterval");
-    yaml::NodeRef max = backoff.get("maxInterval");
-    std::optional<double> b = base ? parseDuration(base.str()) : std::nullopt;
-    std::optional<double> m = max ? parseDuration(max.str()) : std::nullopt;
-    if (b && *b == 0) fail("Retry: baseInterval cannot be set to 0s.", base);
-    if (b && m && *m < *b) fail("Retry: maxInterval cannot be less than baseInterval.", max);
-  }
+void checkRetry(Context& c) {
+  yaml::NodeRef backoff = c.spec.get("retry").get("perRetry").get("backoff");
+  yaml::NodeRef base = backoff.get("baseInterval");
+  yaml::NodeRef max = backoff.get("maxInterval");
+  std::optional<double> b = base ? parseDuration(base.str()) : std::nullopt;
+  std::optional<double> m = max ? parseDuration(max.str()) : std::nullopt;
+  if (b && *b == 0) c.fail("Retry: baseInterval cannot be set to 0s.", base);
+  if (b && m && *m < *b) c.fail("Retry: maxInterval cannot be less than baseInterval.", max);
+}
 
-  void checkRateLimit() {
-    yaml::NodeRef rateLimit = spec_.get("rateLimit");
-    for (std::string_view scope : {"global", "local"})
-      for (yaml::NodeRef rule : rateLimit.get(scope).get("rules").items())
-        for (yaml::NodeRef selector : rule.get("clientSelectors").items())
-          for (yaml::NodeRef header : selector.get("headers").items())
-            if (header.get("type").str() == "Distinct" && header.get("invert").asBool() == true)
-              fail(
-                  "RateLimit: unable to translate rateLimit.Invert is not applicable for "
-                  "distinct header match type.",
-                  header.get("invert"));
-  }
+void checkRateLimit(Context& c) {
+  yaml::NodeRef rateLimit = c.spec.get("rateLimit");
+  for (std::string_view scope : {"global", "local"})
+    for (yaml::NodeRef rule : rateLimit.get(scope).get("rules").items())
+      for (yaml::NodeRef selector : rule.get("clientSelectors").items())
+        for (yaml::NodeRef header : selector.get("headers").items())
+          if (header.get("type").str() == "Distinct" && header.get("invert").asBool() == true)
+            c.fail(
+                "RateLimit: unable to translate rateLimit.Invert is not applicable for "
+                "distinct header match type.",
+                header.get("invert"));
+}
 
-  // Envoy's bandwidth limit filter works in KiB/s: a smaller limit cannot be expressed.
-  void checkBandwidthLimit() {
-    for (std::string_view direction : {"request", "response"}) {
-      yaml::NodeRef limit = spec_.get("bandwidthLimit").get(direction).get("limit");
-      std::optional<std::int64_t> bytes = limit.get("value").asInt();
-      if (!bytes) continue;
-      std::string_view unit = limit.get("unit").str();
-      double perSecond = static_cast<double>(*bytes);
-      if (unit == "Minute") perSecond /= 60;
-      if (unit == "Hour") perSecond /= 3600;
-      if (perSecond < 1024)
-        fail("BandwidthLimit: " + std::string(direction) + ": bandwidth limit of " +
+// Envoy's bandwidth limit filter works in KiB/s: a smaller limit cannot be expressed.
+void checkBandwidthLimit(Context& c) {
+  for (std::string_view direction : {"request", "response"}) {
+    yaml::NodeRef limit = c.spec.get("bandwidthLimit").get(direction).get("limit");
+    std::optional<std::int64_t> bytes = limit.get("value").asInt();
+    if (!bytes) continue;
+    std::string_view unit = limit.get("unit").str();
+    double perSecond = static_cast<double>(*bytes);
+    if (unit == "Minute") perSecond /= 60;
+    if (unit == "Hour") perSecond /= 3600;
+    if (perSecond < 1024)
+      c.fail("BandwidthLimit: " + std::string(direction) + ": bandwidth limit of " +
                  std::to_string(*bytes) + " bytes per " + std::string(unit) +
                  " is below the minimum of 1 KiB/s.",
              limit.get("value"));
-    }
   }
+}
 
-  void checkHeaders() {
-    yaml::NodeRef headers = spec_.get("headers");
-    for (std::string_view group : {"earlyRequestHeaders", "lateResponseHeaders"}) {
-      std::string name = capitalized(group);
-      for (std::string_view op : {"add", "set"}) {
-        for (yaml::NodeRef header : headers.get(group).get(op).items()) {
-          std::string_view key = header.get("name").str();
-          if (key.empty())
-            fail("Headers: " + name + " cannot add a header with an empty name.", header);
-          else if (key.find_first_of("/:") != std::string_view::npos)
-            fail("Headers: " + name + " cannot add a header with a '/' or ':' character in them.",
+void checkHeaders(Context& c) {
+  yaml::NodeRef headers = c.spec.get("headers");
+  for (std::string_view group : {"earlyRequestHeaders", "lateResponseHeaders"}) {
+    std::string name = capitalized(group);
+    for (std::string_view op : {"add", "set"}) {
+      for (yaml::NodeRef header : headers.get(group).get(op).items()) {
+        std::string_view key = header.get("name").str();
+        if (key.empty())
+          c.fail("Headers: " + name + " cannot add a header with an empty name.", header);
+        else if (key.find_first_of("/:") != std::string_view::npos)
+          c.fail("Headers: " + name + " cannot add a header with a '/' or ':' character in them.",
                  header.get("name"));
-        }
       }
-      for (yaml::NodeRef removed : headers.get(group).get("remove").items())
-        if (removed.str().empty())
-          fail("Headers: " + name + " cannot remove a header with an empty name.", removed);
     }
+    for (yaml::NodeRef removed : headers.get(group).get("remove").items())
+      if (removed.str().empty())
+        c.fail("Headers: " + name + " cannot remove a header with an empty name.", removed);
   }
+}
 
-  void checkResponseOverride() {
-    std::string_view ns = policy_.resource->namespace_;
-    for (yaml::NodeRef entry : spec_.get("responseOverride").items()) {
-      yaml::NodeRef ref = entry.get("response").get("body").get("valueRef");
-      if (!ref || ref.get("kind").str() != "ConfigMap") continue;
-      std::string_view name = ref.get("name").str();
-      if (!store_.find("", "ConfigMap", ns, name))
-        fail("ResponseOverride: can't find the referenced configmap " + std::string(ns) + "/" +
+void checkResponseOverride(Context& c) {
+  std::string_view ns = c.object.namespace_;
+  for (yaml::NodeRef entry : c.spec.get("responseOverride").items()) {
+    yaml::NodeRef ref = entry.get("response").get("body").get("valueRef");
+    if (!ref || ref.get("kind").str() != "ConfigMap") continue;
+    std::string_view name = ref.get("name").str();
+    if (!c.store.find("", "ConfigMap", ns, name))
+      c.fail("ResponseOverride: can't find the referenced configmap " + std::string(ns) + "/" +
                  std::string(name) + ".",
              ref);
+  }
+}
+
+// backendRef(s) of an external service (ext auth, ext proc): one endpoint type for all of them,
+// a Service or ServiceImport in another namespace needs a ReferenceGrant, a Service needs a
+// port, and the port given must be one of the object's TCP ports (ext_service.go
+// translateExtServiceBackendRefs).
+void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef service) {
+  if (!service.isMapping()) return;
+  std::vector<yaml::NodeRef> refs;
+  if (yaml::NodeRef one = service.get("backendRef"); one.isMapping()) refs.push_back(one);
+  for (yaml::NodeRef ref : service.get("backendRefs").items()) refs.push_back(ref);
+  std::string_view ownNamespace = c.object.namespace_;
+  // Envoy builds one cluster for the service: its endpoints are either all static (Service,
+  // ServiceImport, a Backend's IP or Unix socket) or all resolved by DNS (a Backend's FQDN).
+  bool staticEndpoints = false;
+  bool dnsEndpoints = false;
+  for (yaml::NodeRef ref : refs) {
+    std::string_view group = goField(ref, "group").str();
+    std::string_view kind = goField(ref, "kind") ? goField(ref, "kind").str() : "Service";
+    std::string_view refNamespace =
+        goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
+    if (group == kEnvoyGatewayGroup && kind == "Backend") {
+      if (const model::Resource* backend =
+              c.store.find(group, kind, refNamespace, goField(ref, "name").str()))
+        for (yaml::NodeRef endpoint : backend->spec().get("endpoints").items()) {
+          if (endpoint.get("fqdn")) dnsEndpoints = true;
+          if (endpoint.get("ip") || endpoint.get("unix")) staticEndpoints = true;
+        }
+    } else {
+      staticEndpoints = true;
+    }
+    if (staticEndpoints && dnsEndpoints) {
+      c.fail(feature +
+                 ": external service destinations having multiple endpoint types are not "
+                 "supported.",
+             ref);
+      return;
     }
   }
-
-  // backendRef(s) of an external service (ext auth, ext proc): a Service in another namespace
-  // needs a ReferenceGrant, and a Service needs a port it has.
-  void checkBackendRefs(const std::string& feature, yaml::NodeRef service) {
-    if (!service.isMapping()) return;
-    std::vector<yaml::NodeRef> refs;
-    if (yaml::NodeRef one = service.get("backendRef"); one.isMapping()) refs.push_back(one);
-    for (yaml::NodeRef ref : service.get("backendRefs").items()) refs.push_back(ref);
-    std::string_view ownNamespace = policy_.resource->namespace_;
-    for (yaml::NodeRef ref : refs) {
-      std::string_view group = goField(ref, "group").str();
-      std::string_view kind = goField(ref, "kind") ? goField(ref, "kind").str() : "Service";
-      if (!group.empty() || kind != "Service") continue;
-      std::string_view name = goField(ref, "name").str();
-      std::string_view ns =
-          goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
-      if (ns != ownNamespace && !grants_.permits(kEnvoyGatewayGroup, policy_.profile->kind,
-                                                 ownNamespace, "", "Service", ns, name)) {
-        fail(feature + ": backend ref to Service " + std::string(ns) + "/" + std::string(name) +
-                 " not permitted by any ReferenceGrant.",
+  for (yaml::NodeRef ref : refs) {
+    std::string_view group = goField(ref, "group").str();
+    std::string_view kind = goField(ref, "kind") ? goField(ref, "kind").str() : "Service";
+    bool isService = group.empty() && kind == "Service";
+    bool isServiceImport = group == kServiceImportGroup && kind == "ServiceImport";
+    if (!isService && !isServiceImport) continue;
+    std::string_view name = goField(ref, "name").str();
+    std::string_view ns = goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
+    if (ns != ownNamespace && !c.grants.permits(kEnvoyGatewayGroup, c.object.kind, ownNamespace,
+                                                group, kind, ns, name)) {
+      c.fail(feature + ": backend ref to " + std::string(kind) + " " + std::string(ns) + "/" +
+                 std::string(name) + " not permitted by any ReferenceGrant.",
              ref);
-        continue;
+      continue;
+    }
+    const model::Resource* target = c.store.find(group, kind, ns, name);
+    yaml::NodeRef port = goField(ref, "port");
+    if (!port) {
+      if (isService && target)
+        c.fail(feature +
+                   ": a valid port number corresponding to a port on the Service must be "
+                   "specified.",
+               ref);
+      continue;
+    }
+    std::optional<std::int64_t> number = port.asInt();
+    if (!target || !number) continue;
+    bool found = false;
+    for (yaml::NodeRef p : target->spec().get("ports").items()) {
+      std::string_view protocol = p.get("protocol") ? p.get("protocol").str() : "TCP";
+      if (p.get("port").asInt() == number && protocol == "TCP") found = true;
+    }
+    if (!found)
+      c.fail(feature + ": TCP Port " + std::to_string(*number) + " not found on service " +
+                 std::string(ns) + "/" + std::string(name) + ".",
+             port);
+  }
+}
+
+void checkExtAuthBackends(Context& c) {
+  checkBackendRefsOf(c, "ExtAuth", c.spec.get("extAuth").get("http"));
+  checkBackendRefsOf(c, "ExtAuth", c.spec.get("extAuth").get("grpc"));
+}
+
+void checkExtProcBackends(Context& c) {
+  for (yaml::NodeRef extProc : c.spec.get("extProc").items())
+    checkBackendRefsOf(c, "ExtProc", extProc);
+}
+
+// A Secret a policy names: in the policy's namespace, or in another one a ReferenceGrant
+// opens to the policy's kind.
+const model::Resource* secretOf(Context& c, yaml::NodeRef ref) {
+  std::string_view ownNamespace = c.object.namespace_;
+  std::string_view ns = ref.get("namespace") ? ref.get("namespace").str() : ownNamespace;
+  std::string_view name = ref.get("name").str();
+  if (ns != ownNamespace &&
+      !c.grants.permits(kEnvoyGatewayGroup, c.object.kind, ownNamespace, "", "Secret", ns, name))
+    return nullptr;
+  return c.store.find("", "Secret", ns, name);
+}
+
+// SecurityPolicy OIDC: the client secret must exist (securitypolicy.go buildOIDC).
+void checkOidcClientSecret(Context& c) {
+  yaml::NodeRef ref = c.spec.get("oidc").get("clientSecret");
+  if (!ref.isMapping()) return;
+  std::string_view ns =
+      ref.get("namespace") ? ref.get("namespace").str() : std::string_view(c.object.namespace_);
+  if (!secretOf(c, ref))
+    c.fail("OIDC: secret " + std::string(ns) + "/" + std::string(ref.get("name").str()) +
+               " does not exist.",
+           ref.get("name"));
+}
+
+// SecurityPolicy API key auth: one key may not appear twice across the credential Secrets
+// (securitypolicy.go buildAPIKeyAuth).
+void checkApiKeys(Context& c) {
+  std::vector<std::string_view> seen;
+  for (yaml::NodeRef ref : c.spec.get("apiKeyAuth").get("credentialRefs").items()) {
+    const model::Resource* secret = secretOf(c, ref);
+    if (!secret) continue;
+    for (auto [key, value] : secret->node.get("data").entries()) {
+      std::string_view v = value.str();
+      if (std::find(seen.begin(), seen.end(), v) != seen.end()) {
+        c.fail("APIKeyAuth: duplicated API key.", ref.get("name"));
+        return;
       }
-      if (!goField(ref, "port") && store_.find("", "Service", ns, name))
-        fail(feature +
-                 ": a valid port number corresponding to a port on the Service must be "
-                 "specified.",
-             ref);
+      seen.push_back(v);
     }
   }
+}
 
-  const Policy& policy_;
-  const model::Store& store_;
-  const graph::ReferenceGrantIndex& grants_;
-  yaml::NodeRef spec_;
-  std::optional<Problem> problem_;
+// EnvoyExtensionPolicy Lua from a ConfigMap: it must exist in the policy's namespace and hold
+// the script under `lua` (envoyextensionpolicy.go getLuaBodyFromLocalObjectReference).
+void checkLuaValueRef(Context& c) {
+  std::string_view ns = c.object.namespace_;
+  for (yaml::NodeRef lua : c.spec.get("lua").items()) {
+    yaml::NodeRef ref = lua.get("valueRef");
+    if (lua.get("type").str() != "ValueRef" || !ref.isMapping()) continue;
+    std::string name(ref.get("name").str());
+    const model::Resource* map = c.store.find("", "ConfigMap", ns, name);
+    if (!map)
+      c.fail("Lua: can't find the referenced configmap " + name + " in namespace " +
+                 std::string(ns) + ".",
+             ref.get("name"));
+    else if (!map->node.get("data").get("lua"))
+      c.fail("Lua: can't find the key lua in the referenced configmap " + name + ".",
+             ref.get("name"));
+  }
+}
+
+// EnvoyProxy: the provider and its Service (envoyproxy_validate.go validateProvider).
+void checkEnvoyProxyProvider(Context& c) {
+  yaml::NodeRef provider = c.spec.get("provider");
+  if (!provider.isMapping()) return;
+  yaml::NodeRef type = provider.get("type");
+  if (type.isScalar() && type.str() != "Kubernetes")
+    c.fail("unsupported provider type " + std::string(type.str()), type);
+  yaml::NodeRef service = provider.get("kubernetes").get("envoyService");
+  yaml::NodeRef serviceType = service.get("type");
+  if (!serviceType.isScalar() || serviceType.isNull()) return;
+  std::string_view t = serviceType.str();
+  if (t != "LoadBalancer" && t != "ClusterIP" && t != "NodePort")
+    c.fail("unsupported envoy service type " + std::string(t), serviceType);
+  if (yaml::NodeRef ports = service.get("allocateLoadBalancerNodePorts"); ports && t != "LoadBalancer")
+    c.fail("allocateLoadBalancerNodePorts can only be set for LoadBalancer type", ports);
+  if (yaml::NodeRef ip = service.get("loadBalancerIP"); ip.isScalar() && !ip.isNull()) {
+    if (t != "LoadBalancer") c.fail("loadBalancerIP can only be set for LoadBalancer type", ip);
+    std::optional<model::Cidr> address = model::Cidr::parse(ip.str());
+    if (!address || address->v6 || address->length != 32 ||
+        ip.str().find('/') != std::string_view::npos)
+      c.fail("loadBalancerIP:" + std::string(ip.str()) + " is an invalid IPv4 address", ip);
+  }
+}
+
+// EnvoyProxy: each access log sink needs the settings its type names (envoyproxy_validate.go
+// validateProxyAccessLog); a disabled access log is not checked. A format without its text
+// or json is the default format, not an error.
+void checkEnvoyProxyAccessLog(Context& c) {
+  yaml::NodeRef accessLog = c.spec.get("telemetry").get("accessLog");
+  if (accessLog.get("disable").asBool() == true) return;
+  for (yaml::NodeRef setting : accessLog.get("settings").items()) {
+    for (yaml::NodeRef sink : setting.get("sinks").items()) {
+      std::string_view sinkType = sink.get("type").str();
+      if (sinkType == "File" && !sink.get("file"))
+        c.fail(
+            "unable to configure access log when using File sink type but \"file\" field being "
+            "empty",
+            sink);
+      if (sinkType == "OpenTelemetry" && !sink.get("openTelemetry"))
+        c.fail(
+            "unable to configure access log when using OpenTelemetry sink type but "
+            "\"openTelemetry\" field being empty",
+            sink);
+    }
+  }
+}
+
+// The name the translator gives a listener in its IR: namespace/gateway/listener, and for a
+// ListenerSet's listener namespace/gateway/namespace/listenerset/listener.
+std::string irListenerName(const graph::Listener& l) {
+  const graph::Gateway& g = *l.gateway;
+  std::string out;
+  if (g.parent)
+    out = std::string(g.parent->resource->namespace_) + "/" +
+          std::string(g.parent->resource->name) + "/";
+  return out + std::string(g.resource->namespace_) + "/" + std::string(g.resource->name) + "/" +
+         std::string(l.name);
+}
+
+// ClientTrafficPolicy: plain HTTP listeners on one port share one Envoy listener, so a policy
+// may not reach one of them without the others: on a listener, no other HTTP listener of
+// its data plane may share its port; on a whole Gateway or ListenerSet, none from outside
+// it (clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy). The data plane
+// is the Gateway with its ListenerSets, or every Gateway of the class when its EnvoyProxy
+// merges Gateways.
+void checkClientTrafficPolicyPorts(Context& c) {
+  if (!c.policy || !c.topology) return;
+  for (const Target& t : c.policy->targets) {
+    if (!t.resource) continue;
+    const graph::Gateway* g = c.topology->findGateway(t.namespace_, t.name, t.kind);
+    if (!g || !g->managed) continue;
+    const graph::Gateway* root = g->parent ? g->parent : g;
+    const bool merged = mergesGateways(c.store, root->gatewayClass);
+    auto inPlane = [&](const graph::Gateway& other) {
+      const graph::Gateway* otherRoot = other.parent ? other.parent : &other;
+      if (otherRoot == root) return true;
+      return merged && otherRoot->managed && otherRoot->gatewayClass == root->gatewayClass;
+    };
+    for (const graph::Listener& l : g->listeners) {
+      if (!t.sectionName.empty() && l.name != t.sectionName) continue;
+      if (l.protocol != "HTTP") continue;
+      std::string conflicting;
+      for (const graph::Gateway& other : c.topology->gateways) {
+        if (!inPlane(other)) continue;
+        // A whole Gateway takes its ListenerSets' listeners with it (their IR names start
+        // with the Gateway's).
+        if (t.sectionName.empty() && (&other == g || other.parent == g)) continue;
+        for (const graph::Listener& o : other.listeners)
+          if (&o != &l && o.protocol == "HTTP" && o.port == l.port)
+            conflicting += (conflicting.empty() ? "" : ", ") + irListenerName(o);
+      }
+      if (!conflicting.empty()) {
+        c.fail("ClientTrafficPolicy is being applied to multiple http (non https) listeners (" +
+                   conflicting + ") on the same port, which is not allowed.",
+               t.node ? t.node : c.spec);
+        return;
+      }
+    }
+  }
+}
+
+// Whether a ClientTrafficPolicy on `gateway` (or one of its listeners) trusts client IPs from
+// X-Forwarded-For by CIDR.
+bool trustsForwardedForCidrs(const model::Store& store, const graph::Gateway& gateway) {
+  for (const model::Resource* ctp : store.ofKind(kEnvoyGatewayGroup, "ClientTrafficPolicy")) {
+    if (ctp->namespace_ != gateway.resource->namespace_) continue;
+    yaml::NodeRef cidrs =
+        ctp->spec().get("clientIPDetection").get("xForwardedFor").get("trustedCIDRs");
+    if (!cidrs.isSequence() || cidrs.size() == 0) continue;
+    std::vector<yaml::NodeRef> refs;
+    if (yaml::NodeRef one = ctp->spec().get("targetRef"); one.isMapping()) refs.push_back(one);
+    for (yaml::NodeRef ref : ctp->spec().get("targetRefs").items()) refs.push_back(ref);
+    for (yaml::NodeRef ref : refs)
+      if (ref.get("kind").str() == gateway.resource->kind &&
+          ref.get("name").str() == gateway.resource->name)
+        return true;
+  }
+  return false;
+}
+
+// SecurityPolicy authorization by client IP geolocation needs the client's own address: the
+// translator rejects it where a ClientTrafficPolicy takes the client IP from X-Forwarded-For
+// by trusted CIDRs (securitypolicy.go buildAuthorization).
+void checkGeoIpWithTrustedCidrs(Context& c) {
+  if (!c.policy || !c.topology) return;
+  yaml::NodeRef geo;
+  for (yaml::NodeRef rule : c.spec.get("authorization").get("rules").items())
+    if (yaml::NodeRef g = rule.get("principal").get("clientIPGeoLocations"); g) geo = g;
+  if (!geo) return;
+  std::vector<const graph::Gateway*> gateways;
+  for (const Target& t : c.policy->targets) {
+    if (!t.resource) continue;
+    if (const graph::Gateway* g = c.topology->findGateway(t.namespace_, t.name, t.kind)) {
+      gateways.push_back(g);
+    } else if (const graph::Route* r = c.topology->findRoute(t.resource)) {
+      for (const graph::RouteParent& p : r->parents)
+        if (p.gateway) gateways.push_back(p.gateway);
+    }
+  }
+  for (const graph::Gateway* g : gateways) {
+    bool trusted = trustsForwardedForCidrs(c.store, *g) ||
+                   (g->parent && trustsForwardedForCidrs(c.store, *g->parent));
+    if (trusted) {
+      c.fail(
+          "Authorization: authorization clientIPGeoLocations does not support "
+          "ClientIPDetection.XForwardedFor.TrustedCIDRs.",
+          geo);
+      return;
+    }
+  }
+}
+
+// One validation of the translator. `kinds` lists the kinds it runs for ("*": every Envoy
+// Gateway policy kind); `reason` is the condition reason the translator writes.
+struct Check {
+  std::string_view upstream;  // the function of envoyproxy/gateway it follows
+  std::string_view kinds;
+  std::string_view reason;
+  void (*run)(Context&);
 };
+
+constexpr std::string_view kPolicies = "*";
+
+// Every check, in the order the translator runs them: a policy reports the first problem.
+constexpr Check kChecks[] = {
+    {"every policy: time.ParseDuration / metav1.Duration of duration fields", kPolicies, "Invalid",
+     checkDurations},
+    {"backendtrafficpolicy.go buildCircuitBreaker", kPolicies, "Invalid", checkCircuitBreaker},
+    {"clustersettings.go buildConsistentHashLoadBalancer (Maglev table size)", kPolicies,
+     "Invalid", checkLoadBalancer},
+    {"clustersettings.go buildRetry (backoff intervals)", kPolicies, "Invalid", checkRetry},
+    {"backendtrafficpolicy.go buildRateLimitRule (Distinct header with invert)", kPolicies,
+     "Invalid", checkRateLimit},
+    {"backendtrafficpolicy.go buildBandwidthLimit (at least 1 KiB/s)", kPolicies, "Invalid",
+     checkBandwidthLimit},
+    {"clienttrafficpolicy.go translateEarlyRequestHeaders / lateResponseHeaders", kPolicies,
+     "Invalid", checkHeaders},
+    {"backendtrafficpolicy.go buildResponseOverride (ConfigMap valueRef)", kPolicies, "Invalid",
+     checkResponseOverride},
+    {"securitypolicy.go buildExtAuth -> ext_service.go translateExtServiceBackendRefs",
+     kPolicies, "Invalid", checkExtAuthBackends},
+    {"envoyextensionpolicy.go buildExtProc -> ext_service.go translateExtServiceBackendRefs",
+     kPolicies, "Invalid", checkExtProcBackends},
+    {"securitypolicy.go buildOIDC (client secret)", "SecurityPolicy", "Invalid",
+     checkOidcClientSecret},
+    {"securitypolicy.go buildAPIKeyAuth (duplicated keys)", "SecurityPolicy", "Invalid",
+     checkApiKeys},
+    {"envoyextensionpolicy.go buildLua (ConfigMap valueRef)", "EnvoyExtensionPolicy", "Invalid",
+     checkLuaValueRef},
+    {"securitypolicy.go buildAuthorization (geolocation with X-Forwarded-For trusted CIDRs)",
+     "SecurityPolicy", "Invalid", checkGeoIpWithTrustedCidrs},
+    {"clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy", "ClientTrafficPolicy",
+     "Invalid", checkClientTrafficPolicyPorts},
+    {"envoyproxy_validate.go validateProvider / validateService", "EnvoyProxy",
+     "InvalidParameters", checkEnvoyProxyProvider},
+    {"envoyproxy_validate.go validateProxyAccessLog", "EnvoyProxy", "InvalidParameters",
+     checkEnvoyProxyAccessLog},
+};
+
+bool appliesTo(const Check& check, std::string_view kind) {
+  if (check.kinds == kPolicies) return kind != "EnvoyProxy";
+  return check.kinds == kind;
+}
 
 }  // namespace
 
@@ -289,10 +596,28 @@ yaml::NodeRef goField(yaml::NodeRef map, std::string_view key) {
   return {};
 }
 
+std::vector<Problem> validateAll(const model::Resource& object, const model::Store& store,
+                                 const graph::ReferenceGrantIndex& grants, bool firstOnly,
+                                 const Policy* policy, const graph::Topology* topology) {
+  Context c{object, store, grants, object.spec(), policy, topology, {}};
+  if (!c.spec.isMapping()) return {};
+  for (const Check& check : kChecks) {
+    if (!appliesTo(check, object.kind)) continue;
+    check.run(c);
+    if (firstOnly && !c.problems.empty()) {
+      c.problems.resize(1);
+      break;
+    }
+  }
+  return std::move(c.problems);
+}
+
 std::optional<Problem> validate(const Policy& policy, const model::Store& store,
-                                const graph::ReferenceGrantIndex& grants) {
-  if (!policy.resource->spec().isMapping()) return std::nullopt;
-  return Validator(policy, store, grants).run();
+                                const graph::Topology& topology) {
+  std::vector<Problem> problems =
+      validateAll(*policy.resource, store, topology.grants, true, &policy, &topology);
+  if (problems.empty()) return std::nullopt;
+  return std::move(problems.front());
 }
 
 }  // namespace pg::policy::envoygateway

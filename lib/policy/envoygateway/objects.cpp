@@ -1,0 +1,195 @@
+// Status of the Envoy Gateway objects that are not policies of a profile:
+//  - EnvoyProxy, named by a GatewayClass's `parametersRef` or a Gateway's
+//    `infrastructure.parametersRef`: the translator validates it (GetRelevantGateways,
+//    validateEnvoyProxy) and writes Accepted (or InvalidParameters with every problem) with
+//    the GatewayClass or Gateway as ancestor;
+//  - EnvoyPatchPolicy (ProcessEnvoyPatchPolicies): on the Gateway it names, or on the
+//    GatewayClass when the class's EnvoyProxy merges Gateways; Disabled unless Envoy
+//    Gateway's configuration enables it, Invalid when the target is not the one kind it takes.
+#include <algorithm>
+#include <functional>
+
+#include "lib/policy/envoygateway/envoygateway.h"
+#include "lib/policy/family.h"
+
+namespace pg::policy::envoygateway {
+
+namespace {
+
+constexpr std::string_view kGroup = "gateway.envoyproxy.io";
+constexpr std::string_view kGatewayApiGroup = "gateway.networking.k8s.io";
+constexpr std::string_view kController = "gateway.envoyproxy.io/gatewayclass-controller";
+
+bool namesEnvoyProxy(yaml::NodeRef ref) {
+  return ref.get("group").str() == kGroup && ref.get("kind").str() == "EnvoyProxy";
+}
+
+// The aggregate error text Kubernetes' utilerrors.NewAggregate gives: the message alone, or
+// all of them in brackets.
+std::string aggregate(const std::vector<Problem>& problems) {
+  if (problems.size() == 1) return problems.front().message;
+  std::string out = "[";
+  for (const Problem& p : problems) out += (out.size() > 1 ? ", " : "") + p.message;
+  return out + "]";
+}
+
+class ObjectStatusWriter {
+ public:
+  explicit ObjectStatusWriter(FamilyContext& context) : context_(context) {}
+
+  void run() {
+    writeEnvoyProxies();
+    writePatchPolicies();
+    std::vector<ObjectStatus>& out = context_.model.objectStatuses;
+    std::stable_sort(out.begin(), out.end(), [](const ObjectStatus& a, const ObjectStatus& b) {
+      // Objects live in the Store's one vector: address order is Store order.
+      return std::less<const model::Resource*>()(a.object, b.object);
+    });
+  }
+
+ private:
+  ObjectStatus& statusOf(const model::Resource& object) {
+    for (ObjectStatus& s : context_.model.objectStatuses)
+      if (s.object == &object) return s;
+    context_.model.objectStatuses.push_back({&object, {}});
+    return context_.model.objectStatuses.back();
+  }
+
+  void setAccepted(const model::Resource& object, AncestorRef ref, graph::Condition accepted,
+                   std::string_view controller) {
+    ObjectStatus& s = statusOf(object);
+    for (const AncestorStatus& a : s.ancestors)
+      if (a.ref == ref) return;
+    s.ancestors.push_back({std::move(ref), std::string(controller), {std::move(accepted)}});
+  }
+
+  // One EnvoyProxy reached from `ancestor`: every problem of it, or Accepted (and a warning
+  // for the deprecated field the translator names).
+  void writeEnvoyProxy(const model::Resource& proxy, AncestorRef ancestor,
+                       std::string_view controller) {
+    std::vector<Problem> problems =
+        validateAll(proxy, context_.store, context_.topology.grants, /*firstOnly=*/false);
+    if (!problems.empty()) {
+      setAccepted(proxy, std::move(ancestor),
+                  graph::makeCondition("Accepted", false, "InvalidParameters",
+                                       aggregate(problems)),
+                  controller);
+      return;
+    }
+    AncestorRef ref = ancestor;
+    setAccepted(proxy, std::move(ancestor),
+                graph::makeCondition("Accepted", true, "Accepted", "EnvoyProxy has been accepted."),
+                controller);
+    if (proxy.spec().get("luaValidation")) {
+      for (AncestorStatus& a : statusOf(proxy).ancestors)
+        if (a.ref == ref)
+          a.conditions.push_back(
+              graph::makeCondition("Warning", true, "DeprecatedField",
+                                   "spec.luaValidation is deprecated, use spec.lua.validationType "
+                                   "instead"));
+    }
+  }
+
+  // The EnvoyProxy of a GatewayClass (its parametersRef names the namespace).
+  const model::Resource* proxyOfClass(const model::Resource& gatewayClass) const {
+    yaml::NodeRef ref = gatewayClass.spec().get("parametersRef");
+    if (!namesEnvoyProxy(ref)) return nullptr;
+    return context_.store.find(kGroup, "EnvoyProxy", ref.get("namespace").str(),
+                               ref.get("name").str());
+  }
+
+  void writeEnvoyProxies() {
+    for (const model::Resource* gc : context_.store.ofKind(kGatewayApiGroup, "GatewayClass")) {
+      const model::Resource* proxy = proxyOfClass(*gc);
+      if (!proxy) continue;
+      AncestorRef ref;
+      ref.kind = "GatewayClass";
+      ref.name = std::string(gc->name);
+      std::string_view controller = gc->spec().get("controllerName").str();
+      writeEnvoyProxy(*proxy, std::move(ref), controller.empty() ? kController : controller);
+      if (mergesGateways(context_.store, gc)) mergingClasses_.push_back(std::string(gc->name));
+    }
+    for (const graph::Gateway& g : context_.topology.gateways) {
+      if (!g.managed || g.isListenerSet()) continue;
+      yaml::NodeRef ref = g.resource->spec().get("infrastructure").get("parametersRef");
+      if (!namesEnvoyProxy(ref)) continue;
+      const model::Resource* proxy = context_.store.find(
+          kGroup, "EnvoyProxy", g.resource->namespace_, ref.get("name").str());
+      if (!proxy) continue;
+      AncestorRef ancestor;
+      ancestor.namespace_ = std::string(g.resource->namespace_);
+      ancestor.name = std::string(g.resource->name);
+      writeEnvoyProxy(*proxy, std::move(ancestor), g.controllerName);
+    }
+  }
+
+  void writePatchPolicies() {
+    const bool enabled = context_.config.envoyGateway.enableEnvoyPatchPolicy;
+    const bool merged = !mergingClasses_.empty();
+    for (const model::Resource* policy : context_.store.ofKind(kGroup, "EnvoyPatchPolicy")) {
+      yaml::NodeRef target = policy->spec().get("targetRef");
+      std::string_view group = target.get("group").str();
+      std::string_view kind = target.get("kind").str();
+      std::string_view name = target.get("name").str();
+      AncestorRef ancestor;
+      std::string_view controller = kController;
+      std::string targetKind;
+      if (merged) {
+        // Merged Gateways share one data plane: the policy names the GatewayClass.
+        targetKind = "GatewayClass";
+        ancestor.kind = "GatewayClass";
+        ancestor.name = std::string(name);
+      } else {
+        targetKind = "Gateway";
+        const graph::Gateway* g =
+            context_.topology.findGateway(policy->namespace_, name, "Gateway");
+        // No status for a Gateway that is not there (or another controller's).
+        if (!g || !g->managed) continue;
+        ancestor.namespace_ = std::string(policy->namespace_);
+        ancestor.name = std::string(name);
+        controller = g->controllerName;
+      }
+      graph::Condition accepted =
+          graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted.");
+      if (!enabled) {
+        accepted = graph::makeCondition(
+            "Accepted", false, "Disabled",
+            "EnvoyPatchPolicy is disabled in the EnvoyGateway configuration");
+      } else if (merged && (group != kGatewayApiGroup || kind != targetKind ||
+                            std::find(mergingClasses_.begin(), mergingClasses_.end(), name) ==
+                                mergingClasses_.end())) {
+        accepted = graph::makeCondition(
+            "Accepted", false, "Invalid",
+            "TargetRef.Group:" + std::string(group) + " TargetRef.Kind:" + std::string(kind) +
+                " TargetRef.Namespace:" + std::string(policy->namespace_) +
+                " TargetRef.Name:" + std::string(name) +
+                " not found or not accepted (MergeGateways=true).");
+      } else if (group != kGatewayApiGroup || kind != targetKind) {
+        accepted = graph::makeCondition(
+            "Accepted", false, "Invalid",
+            "TargetRef.Group:" + std::string(group) + " TargetRef.Kind:" + std::string(kind) +
+                ", only TargetRef.Group:" + std::string(kGatewayApiGroup) +
+                " and TargetRef.Kind:" + targetKind + " is supported.");
+      }
+      setAccepted(*policy, std::move(ancestor), std::move(accepted), controller);
+    }
+  }
+
+  FamilyContext& context_;
+  std::vector<std::string> mergingClasses_;  // GatewayClasses whose EnvoyProxy merges Gateways
+};
+
+}  // namespace
+
+bool mergesGateways(const model::Store& store, const model::Resource* gatewayClass) {
+  if (!gatewayClass) return false;
+  yaml::NodeRef ref = gatewayClass->spec().get("parametersRef");
+  if (!namesEnvoyProxy(ref)) return false;
+  const model::Resource* proxy =
+      store.find(kGroup, "EnvoyProxy", ref.get("namespace").str(), ref.get("name").str());
+  return proxy && proxy->spec().get("mergeGateways").asBool() == true;
+}
+
+void writeObjectStatus(FamilyContext& context) { ObjectStatusWriter(context).run(); }
+
+}  // namespace pg::policy::envoygateway
