@@ -16,6 +16,7 @@
 #include "lib/model/store.h"
 #include "lib/policy/engine.h"
 #include "lib/policy/linkerd/inbound.h"
+#include "lib/schema/validate.h"
 
 namespace pg::analysis {
 
@@ -48,6 +49,9 @@ struct Analysis {
   std::filesystem::path repositoryRoot;
   std::vector<std::unique_ptr<model::SourceFile>> files;
   std::vector<load::Problem> problems;
+  // What the API server would say of each object (IN12x); `schema.violations[i].object` and
+  // `schema.refused` index `store.all()`, which keeps the loader's order.
+  schema::Result schema;
   model::Store store;
   graph::Topology topology;
   graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma
