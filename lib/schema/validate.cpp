@@ -270,7 +270,7 @@ class Walker {
         typeError(value, "integer,string");
         return;
       }
-      scalarChecks(value, s);
+      scalarChecks(value, s, value.isString());
       return;
     }
     switch (s.type) {
@@ -282,14 +282,14 @@ class Walker {
         return sequence(value, s);
       case Type::String:
         if (!value.isScalar() || !value.isString()) return typeError(value, "string");
-        return scalarChecks(value, s);
+        return scalarChecks(value, s, true);
       case Type::Integer:
         if (!value.isScalar() || !value.asInt() || value.isString())
           return typeError(value, "integer");
-        return scalarChecks(value, s);
+        return scalarChecks(value, s, false);
       case Type::Number:
         if (!isNumber(value)) return typeError(value, "number");
-        return scalarChecks(value, s);
+        return scalarChecks(value, s, false);
       case Type::Boolean:
         if (!value.isScalar() || !value.asBool() || value.isString())
           return typeError(value, "boolean");
@@ -297,7 +297,7 @@ class Walker {
       case Type::Any:
         if (value.isMapping()) return mapping(value, s);
         if (value.isSequence() && s.items) return sequence(value, s);
-        if (value.isScalar()) return scalarChecks(value, s);
+        if (value.isScalar()) return scalarChecks(value, s, value.isString());
         return;
     }
   }
@@ -389,11 +389,12 @@ class Walker {
                        " items");
   }
 
-  void scalarChecks(yaml::NodeRef value, const Node& s) {
+  // `isString`: the value is a string (the caller knows already; asking again parses it).
+  void scalarChecks(yaml::NodeRef value, const Node& s, bool isString) {
     if (!s.enumValues.empty()) {
       bool found = false;
       for (yaml::NodeRef e : s.enumValues)
-        if (e.str() == value.str() && e.isString() == value.isString()) found = true;
+        if (e.str() == value.str() && e.isString() == isString) found = true;
       if (!found) {
         std::string supported;
         for (yaml::NodeRef e : s.enumValues) {
@@ -405,7 +406,7 @@ class Walker {
         return;
       }
     }
-    if (value.isString()) {
+    if (isString) {
       std::string_view text = value.str();
       std::size_t length = 0;
       if (s.maxLength || s.minLength) length = characters(text);
@@ -420,7 +421,7 @@ class Walker {
       if (!s.format.empty() && !formatOk(s.format, value))
         invalid(value, pathText() + " in body must be of type " + std::string(s.format) + ": " +
                            quoted(value));
-    } else if (isNumber(value)) {
+    } else if (!value.isNull() && !value.asBool()) {
       double v = 0;
       std::string_view text = value.str();
       if (std::optional<std::int64_t> i = value.asInt()) {
