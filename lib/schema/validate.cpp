@@ -366,8 +366,13 @@ class Walker {
           bool same = earlier.isMapping();
           for (std::string_view k : s.mapKeys) {
             if (!same) break;
+            // An absent key compares as its default (a Service port without protocol is TCP).
+            const Node* key = s.items ? s.items->property(k) : nullptr;
+            yaml::NodeRef fallback = key ? key->defaultValue : yaml::NodeRef();
             yaml::NodeRef a = earlier.get(k);
             yaml::NodeRef b = item.get(k);
+            if (!a) a = fallback;
+            if (!b) b = fallback;
             same = (!a && !b) || (a && b && a.str() == b.str());
           }
           if (same) {
