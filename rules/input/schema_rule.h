@@ -1,4 +1,4 @@
-// The schema rules (IN120-IN125) report what lib/schema found, one rule per kind of
+// The schema rules (IN120-IN123, IN125) report what lib/schema found, one rule per kind of
 // violation; each adds what to do to the API server's words.
 #pragma once
 
