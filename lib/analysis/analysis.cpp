@@ -47,6 +47,10 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
     a.rendered = load::RenderedSources::read(a.files, inputs.root, config.limits);
   // Walk problems come first in discovery order; file problems in file order.
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
+  {
+    schema::Registry registry;
+    a.schema = schema::validateAll(loaded.resources, registry, inputs.jobs);
+  }
   a.store = model::Store(config.defaultNamespace);
   a.store.build(std::move(loaded.resources), inputs.jobs);
   graph::TopologyOptions topologyOptions = inputs.topology;

@@ -17,6 +17,7 @@
 #include "lib/model/store.h"
 #include "lib/policy/engine.h"
 #include "lib/policy/linkerd/inbound.h"
+#include "lib/schema/validate.h"
 
 namespace pg::analysis {
 
@@ -51,6 +52,9 @@ struct Analysis {
   std::vector<load::Problem> problems;
   // Where the documents of standard input were rendered from (kustomize, Helm), for findings.
   load::RenderedSources rendered;
+  // What the API server would say of each object (IN12x); `schema.violations[i].object` and
+  // `schema.refused` index `store.all()`, which keeps the loader's order.
+  schema::Result schema;
   model::Store store;
   graph::Topology topology;
   graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma

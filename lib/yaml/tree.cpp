@@ -1,6 +1,7 @@
 #include "lib/yaml/tree.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 
@@ -41,6 +42,15 @@ bool NodeRef::isString() const {
 }
 
 bool plainIsString(std::string_view v) {
+  // Nulls and booleans start with one of n N t T f F ~, numbers with a digit, a sign, a dot,
+  // or (inf, nan, as from_chars reads them) i I n N: any other first byte makes a string,
+  // without the parses below. Most strings (names, hostnames, paths) take this way.
+  if (!v.empty()) {
+    const char c = v.front();
+    if (!std::isdigit(static_cast<unsigned char>(c)) &&
+        std::string_view("+-.~nNtTfFiI").find(c) == std::string_view::npos)
+      return true;
+  }
   if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return false;
   if (v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE")
     return false;

@@ -1,26 +1,12 @@
 #include <algorithm>
 
+#include "lib/schema/validate.h"
 #include "rules/kuadrant/kuadrant_rules.h"
 
 namespace pg::rules {
 namespace {
 
 using namespace kuadrantrules;
-
-std::size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // The name closest to `entry` when it is close enough to be a typo of it: compared with the
 // full name (`authentication.a`) and the rule's own name (`a`).
@@ -30,7 +16,7 @@ std::string closest(std::string_view entry, const std::vector<const RuleAbove*>&
   std::size_t bestDistance = std::max<std::size_t>(1, entry.size() / 3) + 1;
   for (const RuleAbove* r : rules) {
     std::string name = nameOf(p, *r);
-    std::size_t d = std::min(editDistance(entry, name), editDistance(entry, r->rule.id.back()));
+    std::size_t d = std::min(schema::editDistance(entry, name), schema::editDistance(entry, r->rule.id.back()));
     if (d < bestDistance) {
       bestDistance = d;
       best = name;

@@ -451,21 +451,26 @@ struct Generator {
              {"clientIPDetection", map({{"xForwardedFor", map({{"numTrustedHops", lit(1)}})}})}})));
   }
 
-  // Backends every team may call, through a ReferenceGrant naming each team.
+  // Backends every team may call, through ReferenceGrants naming each team (at most 16
+  // `from` entries each, the schema's bound).
   void shared() {
     Group group{"shared", "shared", Format::Yaml, "# Shared backends.", {}};
     group.objects.push_back(service("auth", kSharedNamespace, false));
-    std::vector<Value> from;
-    for (int ns = 0; ns < plan.namespaces; ++ns)
-      from.push_back(map({{"group", str(std::string(kGatewayGroup))},
-                          {"kind", str("HTTPRoute")},
-                          {"namespace", str(namespaceName(ns))}}));
-    group.objects.push_back(object(std::string(kGatewayGroup) + "/v1beta1", "ReferenceGrant",
-                                   metadata("routes-to-auth", kSharedNamespace),
-                                   map({{"from", seq(std::move(from))},
-                                        {"to", seq({map({{"group", str("")},
-                                                         {"kind", str("Service")},
-                                                         {"name", str("auth")}})})}})));
+    for (int first = 0; first < plan.namespaces; first += 16) {
+      std::vector<Value> from;
+      for (int ns = first; ns < std::min(plan.namespaces, first + 16); ++ns)
+        from.push_back(map({{"group", str(std::string(kGatewayGroup))},
+                            {"kind", str("HTTPRoute")},
+                            {"namespace", str(namespaceName(ns))}}));
+      std::string name = "routes-to-auth";
+      if (first > 0) name += "-" + std::to_string(first / 16);
+      group.objects.push_back(object(std::string(kGatewayGroup) + "/v1beta1", "ReferenceGrant",
+                                     metadata(name, kSharedNamespace),
+                                     map({{"from", seq(std::move(from))},
+                                          {"to", seq({map({{"group", str("")},
+                                                           {"kind", str("Service")},
+                                                           {"name", str("auth")}})})}})));
+    }
     groups.push_back(std::move(group));
   }
 

@@ -1,0 +1,275 @@
+#include "lib/schema/schema.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <charconv>
+#include <unordered_map>
+
+#include "lib/schema/embedded.h"
+#include "lib/yaml/parser.h"
+
+namespace pg::schema {
+
+const Node* Node::property(std::string_view name) const {
+  auto it = std::lower_bound(properties.begin(), properties.end(), name,
+                             [](const auto& p, std::string_view n) { return p.first < n; });
+  return it != properties.end() && it->first == name ? it->second : nullptr;
+}
+
+const VersionSchema* KindSchema::version(std::string_view name) const {
+  for (const VersionSchema& v : versions)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+std::string KindSchema::servedVersions() const {
+  std::string out;
+  for (const VersionSchema& v : versions) {
+    if (!v.served) continue;
+    if (!out.empty()) out += ", ";
+    out += v.name;
+  }
+  return out;
+}
+
+namespace {
+
+std::optional<std::int64_t> integer(yaml::NodeRef n) {
+  return n.isScalar() ? n.asInt() : std::nullopt;
+}
+
+std::optional<double> number(yaml::NodeRef n) {
+  if (!n.isScalar() || n.isString()) return std::nullopt;
+  std::string_view s = n.str();
+  double d = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return d;
+}
+
+bool flag(yaml::NodeRef n) { return n.asBool().value_or(false); }
+
+Type typeOf(std::string_view t) {
+  if (t == "object") return Type::Object;
+  if (t == "array") return Type::Array;
+  if (t == "string") return Type::String;
+  if (t == "integer") return Type::Integer;
+  if (t == "number") return Type::Number;
+  if (t == "boolean") return Type::Boolean;
+  return Type::Any;
+}
+
+// Compiles schema nodes into one KindSchema's storage. Aliased YAML nodes (the data files
+// share repeated structures through anchors) compile once.
+class Compiler {
+ public:
+  explicit Compiler(std::deque<Node>& nodes) : nodes_(nodes) {}
+
+  const Node* compile(yaml::NodeRef s, unsigned depth = 0) {
+    if (!s.isMapping() || depth > 200) {
+      nodes_.emplace_back();
+      Node& any = nodes_.back();
+      any.preserveUnknown = true;  // `additionalProperties: true` and the like
+      return &any;
+    }
+    if (auto it = seen_.find(s.index()); it != seen_.end()) return it->second;
+    nodes_.emplace_back();
+    Node& n = nodes_.back();
+    seen_.emplace(s.index(), &n);
+    for (auto [key, value] : s.entries()) {
+      std::string_view k = key.str();
+      if (k == "type") {
+        n.type = typeOf(value.str());
+      } else if (k == "properties") {
+        for (auto [name, sub] : value.entries())
+          n.properties.emplace_back(name.str(), compile(sub, depth + 1));
+      } else if (k == "additionalProperties") {
+        if (value.isMapping()) n.additionalProperties = compile(value, depth + 1);
+        else if (flag(value)) n.additionalProperties = compile(yaml::NodeRef(), depth + 1);
+      } else if (k == "items") {
+        n.items = compile(value, depth + 1);
+      } else if (k == "required") {
+        for (yaml::NodeRef r : value.items()) n.required.push_back(r.str());
+      } else if (k == "enum") {
+        for (yaml::NodeRef e : value.items()) n.enumValues.push_back(e);
+      } else if (k == "pattern") {
+        n.pattern = value.str();
+      } else if (k == "format") {
+        n.format = value.str();
+      } else if (k == "minLength") {
+        n.minLength = integer(value);
+      } else if (k == "maxLength") {
+        n.maxLength = integer(value);
+      } else if (k == "minItems") {
+        n.minItems = integer(value);
+      } else if (k == "maxItems") {
+        n.maxItems = integer(value);
+      } else if (k == "minProperties") {
+        n.minProperties = integer(value);
+      } else if (k == "maxProperties") {
+        n.maxProperties = integer(value);
+      } else if (k == "minimum") {
+        n.minimum = number(value);
+      } else if (k == "maximum") {
+        n.maximum = number(value);
+      } else if (k == "exclusiveMinimum") {
+        n.exclusiveMinimum = flag(value);
+      } else if (k == "exclusiveMaximum") {
+        n.exclusiveMaximum = flag(value);
+      } else if (k == "nullable") {
+        n.nullable = flag(value);
+      } else if (k == "default") {
+        n.defaultValue = value;
+      } else if (k == "x-kubernetes-int-or-string") {
+        n.intOrString = flag(value);
+      } else if (k == "x-kubernetes-preserve-unknown-fields") {
+        n.preserveUnknown = flag(value);
+      } else if (k == "x-kubernetes-embedded-resource") {
+        n.embeddedResource = flag(value);
+      } else if (k == "x-kubernetes-list-type") {
+        std::string_view t = value.str();
+        n.listType = t == "map"      ? ListType::Map
+                     : t == "set"    ? ListType::Set
+                     : t == "atomic" ? ListType::Atomic
+                                     : ListType::None;
+      } else if (k == "x-kubernetes-list-map-keys") {
+        for (yaml::NodeRef m : value.items()) n.mapKeys.push_back(m.str());
+      } else if (k == "x-kubernetes-validations") {
+        for (yaml::NodeRef r : value.items())
+          n.rules.push_back({r.get("rule").str(), r.get("message").str(),
+                             r.get("messageExpression").str(), r.get("reason").str(),
+                             r.get("fieldPath").str()});
+      }
+    }
+    std::sort(n.properties.begin(), n.properties.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (!n.pattern.empty()) {
+      RE2::Options options;
+      options.set_log_errors(false);
+      auto re = std::make_shared<RE2>(re2::StringPiece(n.pattern.data(), n.pattern.size()),
+                                      options);
+      if (re->ok()) n.regex = std::move(re);
+      else n.patternUnsupported = true;
+    }
+    return &n;
+  }
+
+ private:
+  std::deque<Node>& nodes_;
+  std::unordered_map<std::uint32_t, const Node*> seen_;
+};
+
+struct CompiledKind : KindSchema {
+  std::deque<Node> nodes;
+};
+
+}  // namespace
+
+std::unique_ptr<KindSchema> compileCrd(yaml::NodeRef crd, std::string origin) {
+  if (crd.get("kind").str() != "CustomResourceDefinition") return nullptr;
+  yaml::NodeRef spec = crd.get("spec");
+  std::string_view group = spec.get("group").str();
+  std::string_view kind = spec.get("names").get("kind").str();
+  yaml::NodeRef versions = spec.get("versions");
+  if (kind.empty() || !versions.isSequence() || versions.size() == 0) return nullptr;
+  auto out = std::make_unique<CompiledKind>();
+  out->group = group;
+  out->kind = kind;
+  out->origin = std::move(origin);
+  Compiler compiler(out->nodes);
+  for (yaml::NodeRef v : versions.items()) {
+    VersionSchema vs;
+    vs.name = v.get("name").str();
+    if (vs.name.empty()) continue;
+    vs.served = v.get("served").asBool().value_or(true);
+    vs.deprecated = flag(v.get("deprecated"));
+    vs.deprecationWarning = v.get("deprecationWarning").str();
+    yaml::NodeRef s = v.get("schema").get("openAPIV3Schema");
+    if (s.isMapping()) vs.root = compiler.compile(s);
+    out->versions.push_back(vs);
+  }
+  if (out->versions.empty()) return nullptr;
+  return out;
+}
+
+struct Registry::Builtin {
+  std::string_view path;
+  std::string group;
+  std::string kind;
+  std::string_view text;
+  mutable std::once_flag once;
+  mutable std::unique_ptr<yaml::Tree> tree;
+  mutable std::unique_ptr<KindSchema> schema;
+
+  const KindSchema* get() const {
+    std::call_once(once, [this] {
+      yaml::ParseResult parsed = yaml::parse(std::string(text), yaml::ParseLimits{}, false);
+      tree = std::move(parsed.tree);
+      if (tree && !tree->documents().empty())
+        schema = compileCrd(tree->root(0), "built in (" + std::string(path) + ")");
+    });
+    return schema.get();
+  }
+};
+
+namespace {
+
+// lib/schema/data/<group or "core">/<Kind>.yaml
+std::pair<std::string, std::string> groupKindOf(std::string_view path) {
+  std::string_view rest = path.substr(std::string_view("lib/schema/data/").size());
+  std::size_t slash = rest.find('/');
+  std::string group(rest.substr(0, slash));
+  std::string_view file = rest.substr(slash + 1);
+  std::string kind(file.substr(0, file.rfind('.')));
+  if (group == "core") group.clear();
+  return {group, kind};
+}
+
+}  // namespace
+
+Registry::Registry() {
+  std::size_t count = 0;
+  const EmbeddedSchema* files = embeddedSchemas(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    auto b = std::make_unique<Builtin>();
+    b->path = files[i].path;
+    std::tie(b->group, b->kind) = groupKindOf(files[i].path);
+    b->text = files[i].text;
+    builtins_.push_back(std::move(b));
+  }
+}
+
+Registry::~Registry() = default;
+
+bool Registry::add(yaml::NodeRef crd, std::string origin) {
+  std::unique_ptr<KindSchema> k = compileCrd(crd, std::move(origin));
+  if (!k) return false;
+  for (auto& existing : added_) {
+    if (existing->group == k->group && existing->kind == k->kind) {
+      existing = std::move(k);
+      return true;
+    }
+  }
+  added_.push_back(std::move(k));
+  return true;
+}
+
+const KindSchema* Registry::find(std::string_view group, std::string_view kind) const {
+  for (const auto& k : added_)
+    if (k->group == group && k->kind == kind) return k.get();
+  for (const auto& b : builtins_)
+    if (b->group == group && b->kind == kind) return b->get();
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> Registry::builtinKinds() {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t count = 0;
+  const EmbeddedSchema* files = embeddedSchemas(count);
+  for (std::size_t i = 0; i < count; ++i) out.push_back(groupKindOf(files[i].path));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace pg::schema

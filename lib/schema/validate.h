@@ -1,0 +1,55 @@
+// Structural validation of objects against their API schemas, as the API server does it on
+// create and update (strict field validation), with the exact position of every field at
+// fault. The schema stage of the pipeline: load ─► schema ─► Store.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/model/resource.h"
+#include "lib/schema/schema.h"
+
+namespace pg::schema {
+
+enum class Code : std::uint8_t {
+  UnknownField,       // IN120
+  InvalidValue,       // IN121
+  Required,           // IN122
+  VersionNotServed,   // IN123
+  DeprecatedVersion,  // IN125
+};
+
+struct Violation {
+  Code code;
+  std::size_t object = 0;  // index of the object in the validated list
+  model::Location location;
+  std::string message;  // in the API server's words
+  std::string path;     // the field path (spec.rules[0].matches), for fingerprints
+  // A field close to an unknown one's name (IN120), "" when none is.
+  std::string suggestion;
+};
+
+struct Result {
+  std::vector<Violation> violations;  // in object order, then document order
+  // Per object: the API server would refuse it (any violation but a deprecation).
+  std::vector<bool> refused;
+};
+
+// Validates one object against one version's schema; appends to `out`.
+void validateObject(const model::Resource& object, const VersionSchema& version,
+                    std::size_t index, std::vector<Violation>& out);
+
+// Validates every object whose group and kind have a schema, on `jobs` threads. CRDs among
+// `objects` are added to `registry` first. Deterministic whatever `jobs` is.
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry,
+                   unsigned jobs);
+
+// Levenshtein distance (insertions, deletions, substitutions), byte by byte.
+std::size_t editDistance(std::string_view a, std::string_view b);
+
+// The closest name to `name` among `candidates` by edit distance, if close enough to be a
+// likely typo ("hostname" → "hostnames"); "" otherwise.
+std::string_view closestName(std::string_view name, const std::vector<std::string_view>& candidates);
+
+}  // namespace pg::schema
