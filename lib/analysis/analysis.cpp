@@ -51,6 +51,7 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   topologyOptions.jobs = inputs.jobs;
   for (const config::GatewayClass& c : config.gatewayClasses)
     topologyOptions.gatewayClasses.push_back({c.name, c.controllerName});
+  topologyOptions.external = config.external;
   a.topology = graph::buildTopology(a.store, topologyOptions);
   a.kuma = graph::kuma::build(a.store, config.kumaSystemNamespace);
   policy::PolicyOptions policyOptions = inputs.policy;

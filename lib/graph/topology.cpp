@@ -393,7 +393,7 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
   for (std::size_t i = 0; i < sets.size(); ++i) {
     Gateway& set = topology.gateways[gateways.size() + i];
     set.resource = sets[i];
-    buildListenerSet(set, topology.gateways, store, grants);
+    buildListenerSet(set, topology.gateways, store, grants, options);
   }
   // Routes in Store order: the indexed objects of each route kind (a duplicate is not
   // indexed), merged by their place in the Store.
