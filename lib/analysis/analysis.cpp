@@ -40,9 +40,11 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   std::vector<load::SourceEntry> sources =
       revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
                : load::collectSources(inputs.paths, inputs.root, config, a.problems);
+  a.skipped = load::skipNonManifests(sources);
   load::LoadResult loaded =
       load::loadSources(sources, config.limits, {inputs.jobs, inputs.stdinText});
   a.files = std::move(loaded.files);
+  for (load::SkippedFile& s : loaded.skipped) a.skipped.push_back(std::move(s));
   // Walk problems come first in discovery order; file problems in file order.
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   a.store = model::Store(config.defaultNamespace);

@@ -12,6 +12,7 @@
 #include "lib/graph/topology.h"
 #include "lib/load/git.h"
 #include "lib/load/problem.h"
+#include "lib/load/skip.h"
 #include "lib/model/source.h"
 #include "lib/model/store.h"
 #include "lib/policy/engine.h"
@@ -48,6 +49,9 @@ struct Analysis {
   std::filesystem::path repositoryRoot;
   std::vector<std::unique_ptr<model::SourceFile>> files;
   std::vector<load::Problem> problems;
+  // Files among the inputs that are not manifests (kustomize's and Helm's own files, CI and
+  // tool configuration, dashboards): recognised, not analysed, counted in the summary.
+  std::vector<load::SkippedFile> skipped;
   model::Store store;
   graph::Topology topology;
   graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma
