@@ -767,3 +767,29 @@ TEST_CASE("lint --summary: one line per rule, most findings first, then the tota
         "IN101  error        1  invalid-yaml: A file is not valid YAML or JSON\n"
         "3 errors, 0 warnings, 0 notes in 2 files (0 objects)\n");
 }
+
+TEST_CASE("graph --format mermaid folds a graph GitHub would not render, and says so") {
+  pg::testing::TestFolder dir;
+  std::string text =
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: "
+      "infra}\nspec:\n  gatewayClassName: istio\n  listeners:\n  - {name: http, port: 80, "
+      "protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}\n";
+  for (int i = 0; i < 200; ++i) {
+    std::string ns = "team" + std::to_string(i % 4);
+    text += "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r" +
+            std::to_string(i) + ", namespace: " + ns +
+            "}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n  rules:\n  - backendRefs: "
+            "[{name: svc, port: 80}]\n";
+  }
+  dir.write("a.yaml", text);
+  Run big = run(dir.path(), "graph a.yaml --format mermaid");
+  CHECK(big.status == 0);
+  CHECK(big.err.find("note: folded ") != std::string::npos);
+  CHECK(std::count(big.out.begin(), big.out.end(), '\n') < 100);
+  CHECK(big.out.find("namespace team3") != std::string::npos);
+  // Focused, it fits: nothing folded.
+  Run focused = run(dir.path(), "graph a.yaml --format mermaid --focus HTTPRoute/team1/r1");
+  CHECK(focused.status == 0);
+  CHECK(focused.err.empty());
+  CHECK(focused.out.find("httproute_team1_r1") != std::string::npos);
+}
