@@ -244,8 +244,14 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
           (reason == "HostnameConflict" && a.conflictReason.empty()))
         a.conflictReason = std::string(reason);
     };
-    for (const Listener& b : gateway.listeners)
-      if (&b != &a && supportedProtocol(b.protocol)) consider(b);
+    // A ListenerSet's listeners take precedence in order (GEP-1713): one clashing with an
+    // earlier listener of the set that stands is conflicted alone, as with `higher`.
+    const bool ordered = gateway.isListenerSet();
+    for (const Listener& b : gateway.listeners) {
+      if (ordered && &b == &a) break;
+      if (&b != &a && supportedProtocol(b.protocol) && (!ordered || b.conflictReason.empty()))
+        consider(b);
+    }
     for (const Listener* b : higher)
       if (supportedProtocol(b->protocol)) consider(*b);
   }
