@@ -11,6 +11,7 @@
 
 #include "cmd/policygraph/cli.h"
 #include "lib/config/config.h"
+#include "lib/load/skip.h"
 #include "lib/load/sources.h"
 
 namespace pg::cli {
@@ -18,6 +19,7 @@ namespace pg::cli {
 namespace {
 
 config::Config readConfig(const InputOptions& o, std::string& configFile) {
+  if (o.noConfig) return {};
   std::optional<std::filesystem::path> file;
   if (!o.configPath.empty()) {
     if (!std::filesystem::is_regular_file(o.configPath))
@@ -42,8 +44,12 @@ config::Config readConfig(const InputOptions& o, std::string& configFile) {
 
 void addInputOptions(CLI::App& cmd, InputOptions& o) {
   cmd.add_option("PATH", o.paths, "Files, folders or - for standard input (default: .)");
-  cmd.add_option("--config", o.configPath,
-                 "Config file (default: .policygraph.yaml found upward from the first PATH)");
+  CLI::Option* config =
+      cmd.add_option("--config", o.configPath,
+                     "Config file (default: .policygraph.yaml found upward from the first PATH)");
+  cmd.add_flag("--no-config", o.noConfig,
+               "Read no config file, not even one found upward: the built-in defaults")
+      ->excludes(config);
   cmd.add_option("--root", o.root,
                  "Folder that reported paths, the config's globs and the snapshot folder are "
                  "relative to (default: the config file's folder, else the enclosing git "
@@ -55,6 +61,16 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
       ->check(CLI::Range(1u, 1024u));
 }
 
+namespace {
+
+std::string joinPaths(const std::vector<std::string>& paths) {
+  std::string out;
+  for (const std::string& p : paths) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+}  // namespace
+
 const analysis::Analysis& analyzeInputs(InputOptions& o) {
   if (o.paths.empty()) o.paths.push_back(".");
   std::string configFile;
@@ -64,15 +80,30 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   config.snapshots.required = config.snapshots.required || o.snapshotsRequired;
   analysis::Inputs inputs;
   inputs.paths = o.paths;
-  inputs.root = o.root.empty() ? analysis::findRoot(o.paths, configFile)
-                               : std::filesystem::absolute(o.root).lexically_normal();
+  // A config file named with --config may live anywhere (a shared one): the root is then
+  // found from the paths, as without a config file, so that paths stay relative.
+  inputs.root = !o.root.empty()          ? std::filesystem::absolute(o.root).lexically_normal()
+                : o.configPath.empty() ? analysis::findRoot(o.paths, configFile)
+                                         : analysis::findRoot(o.paths, "");
   inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   inputs.topology.controllerName = o.controllerName;
   inputs.policy.enforcementStatus = o.enforcementStatus;
   if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end())
     inputs.stdinText.assign(std::istreambuf_iterator<char>(std::cin), {});
+  const bool includes = !config.include.empty();
   try {
-    return keepUntilExit(analysis::analyze(std::move(config), inputs));
+    const analysis::Analysis& a = keepUntilExit(analysis::analyze(std::move(config), inputs));
+    // Nothing read and nothing wrong with reading it: a run that checked nothing must not
+    // look like a clean one.
+    if (a.files.empty() && a.problems.empty()) {
+      std::string why = "no manifest to check in " + joinPaths(o.paths);
+      if (!a.skipped.empty())
+        why += ": " + std::to_string(a.skipped.size()) + " file(s) skipped, not manifests (" +
+               load::skippedSummary(a.skipped) + ")";
+      if (includes) why += "; the include: globs of " + configFile + " match no manifest";
+      throw UsageError(why);
+    }
+    return a;
   } catch (const load::InputError& e) {
     throw UsageError(e.what());
   }

@@ -15,6 +15,7 @@ namespace pg::cli {
 struct InputOptions {
   std::vector<std::string> paths;
   std::string configPath;
+  bool noConfig = false;  // --no-config: no config file, even one found upward
   std::string root;
   std::string controllerName;
   unsigned jobs = 0;

@@ -80,8 +80,12 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
     report::Graph graph = report::buildGraph(a);
     if (!o->focus.empty() && !report::focusGraph(graph, o->focus))
       throw UsageError(focusError(o->focus, graph, a));
-    if (o->format == "mermaid")
+    if (o->format == "mermaid") {
+      // Within what GitHub renders, or said why not; --focus narrows instead of folding.
+      if (std::string folded = report::foldGraph(graph); !folded.empty())
+        std::cerr << "policygraph: note: " << folded << '\n';
       report::writeGraphMermaid(std::cout, graph);
+    }
     else if (o->format == "json")
       report::writeGraphJson(std::cout, graph);
     else

@@ -28,9 +28,9 @@ std::set<std::string> readBaselineFile(const std::string& path) {
 }
 
 void writeReport(std::ostream& out, const std::string& format, const report::ReportInput& input,
-                 bool color) {
+                 bool color, bool summary) {
   if (format == "text")
-    report::writeText(out, input, {color});
+    report::writeText(out, input, {color, summary});
   else if (format == "json")
     report::writeJson(out, input);
   else if (format == "sarif")
@@ -56,7 +56,7 @@ int runReport(const CLI::App& cmd, const ReportOptions& o, const analysis::Analy
   report::ReportInput input{result, run.findings, catalogue, run.suppressed, run.baselined};
   writeOutputs(cmd, o, {"text", "json", "sarif", "junit", "github"},
                [&](std::ostream& out, const std::string& format, bool color) {
-                 writeReport(out, format, input, color);
+                 writeReport(out, format, input, color, o.summary);
                });
   if (!failOn) return kClean;
   bool failed = std::any_of(run.findings.begin(), run.findings.end(),
@@ -69,6 +69,8 @@ void addReportOptions(CLI::App& cmd, ReportOptions& o) {
   cmd.add_option("--fail-on", o.failOn, "error, warning, note or none (default: error)");
   cmd.add_option("--baseline", o.baselinePath,
                  "A JSON report whose findings are not reported again");
+  cmd.add_flag("--summary", o.summary,
+               "Text: one line per rule (severity, count, name) instead of one per finding");
 }
 
 void addLintCommand(CLI::App& app, int& exitCode) {

@@ -14,6 +14,7 @@ namespace pg::cli {
 struct ReportOptions : OutputOptions {
   std::string failOn = "error";
   std::string baselinePath;
+  bool summary = false;  // --summary: the text report as a table per rule
 };
 
 void addReportOptions(CLI::App& cmd, ReportOptions& options);

@@ -74,13 +74,31 @@ int main(int argc, char** argv) {
   // split is taken here and the `--` dropped.
   std::optional<std::size_t> afterDashes;
   std::vector<char*> args(argv, argv + argc);
+  std::optional<std::size_t> dashes;
   for (std::size_t i = 1; i < args.size(); ++i)
     if (std::string_view(args[i]) == "--") {
-      afterDashes = args.size() - i - 1;
+      dashes = i;
       args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
   addDiffCommand(app, exitCode, afterDashes);
+  if (dashes) {
+    // How many PATHs follow `--`: options after it (`diff HEAD -- apps --format json`) and
+    // their values are not PATHs.
+    const CLI::App* diff = app.get_subcommand("diff");
+    std::size_t paths = 0;
+    for (std::size_t i = *dashes; i < args.size(); ++i) {
+      std::string_view arg = args[i];
+      if (arg.size() < 2 || arg.front() != '-') {
+        ++paths;
+        continue;
+      }
+      const std::string name(arg.substr(0, arg.find('=')));
+      const CLI::Option* option = diff ? diff->get_option_no_throw(name) : nullptr;
+      if (option && option->get_type_size() > 0 && arg.find('=') == std::string_view::npos) ++i;
+    }
+    afterDashes = paths;
+  }
   addGraphCommand(app, exitCode);
   addAccessCommand(app, exitCode);
   addRulesCommand(app, exitCode);

@@ -40,11 +40,13 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   std::vector<load::SourceEntry> sources =
       revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
                : load::collectSources(inputs.paths, inputs.root, config, a.problems);
+  a.skipped = load::skipNonManifests(sources);
   load::LoadResult loaded =
       load::loadSources(sources, config.limits, {inputs.jobs, inputs.stdinText});
   a.files = std::move(loaded.files);
   if (!revision && !inputs.stdinText.empty())
     a.rendered = load::RenderedSources::read(a.files, inputs.root, config.limits);
+  for (load::SkippedFile& s : loaded.skipped) a.skipped.push_back(std::move(s));
   // Walk problems come first in discovery order; file problems in file order.
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   {
@@ -57,6 +59,7 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   topologyOptions.jobs = inputs.jobs;
   for (const config::GatewayClass& c : config.gatewayClasses)
     topologyOptions.gatewayClasses.push_back({c.name, c.controllerName});
+  topologyOptions.external = config.external;
   a.topology = graph::buildTopology(a.store, topologyOptions);
   a.kuma = graph::kuma::build(a.store, config.kumaSystemNamespace);
   policy::PolicyOptions policyOptions = inputs.policy;

@@ -13,6 +13,7 @@
 #include "lib/load/git.h"
 #include "lib/load/problem.h"
 #include "lib/load/rendered.h"
+#include "lib/load/skip.h"
 #include "lib/model/source.h"
 #include "lib/model/store.h"
 #include "lib/policy/engine.h"
@@ -55,6 +56,9 @@ struct Analysis {
   // What the API server would say of each object (IN12x); `schema.violations[i].object` and
   // `schema.refused` index `store.all()`, which keeps the loader's order.
   schema::Result schema;
+  // Files among the inputs that are not manifests (kustomize's and Helm's own files, CI and
+  // tool configuration, dashboards): recognised, not analysed, counted in the summary.
+  std::vector<load::SkippedFile> skipped;
   model::Store store;
   graph::Topology topology;
   graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "lib/config/glob.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::config {
@@ -69,6 +70,7 @@ void readLimits(const Reader& r, yaml::NodeRef node, Limits& limits) {
 }
 
 void readRules(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (node.isNull()) return;  // `rules:` with nothing under it yet
   if (!node.isMapping()) r.fail(node, "rules must be a mapping of rule ID to severity");
   for (auto [k, v] : node.entries()) {
     RuleSetting setting;
@@ -87,6 +89,7 @@ void readRules(const Reader& r, yaml::NodeRef node, Config& config) {
 }
 
 void readSuppressions(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (node.isNull()) return;
   if (!node.isSequence()) r.fail(node, "suppressions must be a list");
   for (yaml::NodeRef item : node.items()) {
     if (!item.isMapping()) r.fail(item, "a suppression must be a mapping");
@@ -114,6 +117,7 @@ void readSuppressions(const Reader& r, yaml::NodeRef node, Config& config) {
 }
 
 void readPolicies(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (node.isNull()) return;
   if (!node.isSequence()) r.fail(node, "policies must be a list of policy kinds");
   for (yaml::NodeRef item : node.items()) {
     if (!item.isMapping()) r.fail(item, "a policy kind must be a mapping");
@@ -168,6 +172,33 @@ void readGatewayClasses(const Reader& r, yaml::NodeRef node, Config& config) {
     if (c.controllerName.empty())
       r.fail(item, "a gateway class needs a controllerName (e.g. istio.io/gateway-controller)");
     config.gatewayClasses.push_back(std::move(c));
+  }
+}
+
+void readExternal(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (node.isNull()) return;
+  if (!node.isSequence()) r.fail(node, "external must be a list of {kind, name, namespace}");
+  for (yaml::NodeRef item : node.items()) {
+    if (!item.isMapping()) r.fail(item, "an external object must be a mapping {kind, name}");
+    ExternalObject e;
+    e.where = r.where(item, item);
+    for (auto [k, v] : item.entries()) {
+      std::string_view key = k.str();
+      if (key == "group")
+        e.group = r.string(v, key);
+      else if (key == "kind")
+        e.kind = r.string(v, key);
+      else if (key == "name")
+        e.name = r.string(v, key);
+      else if (key == "namespace")
+        e.namespace_ = r.string(v, key);
+      else
+        r.fail(k, "unknown external object field \"" + std::string(key) +
+                      "\" (known: group, kind, name, namespace)");
+    }
+    if (e.kind.empty()) r.fail(item, "an external object needs a kind (e.g. Secret)");
+    if (e.name.empty()) r.fail(item, "an external object needs a name (a glob: \"*-tls\")");
+    config.external.push_back(std::move(e));
   }
 }
 
@@ -261,6 +292,22 @@ void readEnvoyGateway(const Reader& r, yaml::NodeRef node, EnvoyGatewaySettings&
 
 }  // namespace
 
+bool ExternalObject::matches(std::string_view objectGroup, std::string_view objectKind,
+                             std::string_view objectNamespace,
+                             std::string_view objectName) const {
+  return (group.empty() || group == objectGroup) && kind == objectKind &&
+         (namespace_.empty() || globMatch(namespace_, objectNamespace)) &&
+         globMatch(name, objectName);
+}
+
+const ExternalObject* findExternal(const std::vector<ExternalObject>& external,
+                                   std::string_view group, std::string_view kind,
+                                   std::string_view namespace_, std::string_view name) {
+  for (const ExternalObject& e : external)
+    if (e.matches(group, kind, namespace_, name)) return &e;
+  return nullptr;
+}
+
 bool isLinkerdDefaultPolicy(std::string_view policy) {
   return policy == "all-unauthenticated" || policy == "all-authenticated" ||
          policy == "cluster-unauthenticated" || policy == "cluster-authenticated" ||
@@ -307,6 +354,8 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readPolicies(r, v, config);
     else if (key == "gatewayClasses")
       readGatewayClasses(r, v, config);
+    else if (key == "external")
+      readExternal(r, v, config);
     else if (key == "snapshots")
       readSnapshots(r, v, config.snapshots);
     else if (key == "linkerd")
@@ -318,7 +367,7 @@ Config parseConfig(std::string text, const std::string& displayPath) {
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, gatewayClasses, snapshots, linkerd, kuma, envoyGateway)");
+                    "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway)");
   }
   return config;
 }

@@ -54,6 +54,24 @@ struct GatewayClass {
   model::Location where;
 };
 
+// An object the repository refers to but that something else produces (`external:`): a Secret
+// sealed or issued in the cluster, say. `name` and `namespace` are globs; an empty group or
+// namespace matches any.
+struct ExternalObject {
+  std::string group;
+  std::string kind;
+  std::string namespace_;
+  std::string name;
+  model::Location where;
+  bool matches(std::string_view group, std::string_view kind, std::string_view namespace_,
+               std::string_view name) const;
+};
+
+// The entry of `external` that declares the object, or null.
+const ExternalObject* findExternal(const std::vector<ExternalObject>& external,
+                                   std::string_view group, std::string_view kind,
+                                   std::string_view namespace_, std::string_view name);
+
 // Golden effective-policy files (lib/snapshot).
 struct SnapshotSettings {
   std::string dir;        // relative to the repository root; empty: .policygraph/snapshots
@@ -90,6 +108,7 @@ struct Config {
   std::vector<Suppression> suppressions;
   std::vector<PolicyKind> policies;
   std::vector<GatewayClass> gatewayClasses;
+  std::vector<ExternalObject> external;
   SnapshotSettings snapshots;
   LinkerdSettings linkerd = defaultLinkerdSettings();
   EnvoyGatewaySettings envoyGateway;

@@ -113,9 +113,58 @@ std::string secretValue(const model::Resource& secret, std::string_view key) {
   return decodeBase64(secret.node.get("data").get(key).str());
 }
 
+bool namesTarget(yaml::NodeRef ref, const model::Resource& target, std::string_view section) {
+  std::string_view group = ref.get("group").str();
+  return (group.empty() || group == target.group) && ref.get("kind").str() == target.kind &&
+         ref.get("name").str() == target.name &&
+         (!ref.get("sectionName") || ref.get("sectionName").str() == section);
+}
+
+// What, in the input or the config, produces the certificate Secret `namespace_/name` of
+// listener `l` when the Secret itself is not there; empty when nothing does. `considered`
+// then lists what was looked for. cert-manager issues a Certificate's `spec.secretName`;
+// its gateway-shim issues one for every listener with a hostname and a certificateRef in the
+// Gateway's namespace when the Gateway carries an issuer annotation; a Kuadrant TLSPolicy
+// does the same for the listeners of the Gateway (or the one section) it targets.
+std::string certificateProducer(const Listener& l, const model::Store& store,
+                                const TopologyOptions& options, std::string_view namespace_,
+                                std::string_view name, std::string& considered) {
+  for (const model::Resource* c : store.ofKind("cert-manager.io", "Certificate"))
+    if (c->namespace_ == namespace_ && c->spec().get("secretName").str() == name)
+      return "cert-manager " + c->display();
+  const model::Resource& gw = *l.gateway->resource;
+  const bool sameNamespace = namespace_ == gw.namespace_;
+  std::string_view issuerAnnotation;
+  for (std::string_view key : {"cert-manager.io/issuer", "cert-manager.io/cluster-issuer"})
+    if (issuerAnnotation.empty() && !gw.annotation(key).empty()) issuerAnnotation = key;
+  if (!issuerAnnotation.empty() && sameNamespace && !l.hostname.empty())
+    return "cert-manager (annotation " + std::string(issuerAnnotation) + " on " + gw.display() +
+           ")";
+  for (const model::Resource* p : store.ofKind("kuadrant.io", "TLSPolicy")) {
+    if (p->namespace_ != gw.namespace_ || !sameNamespace || l.hostname.empty()) continue;
+    yaml::NodeRef single = p->spec().get("targetRef");
+    bool targets = single && namesTarget(single, gw, l.name);
+    for (yaml::NodeRef ref : p->spec().get("targetRefs").items())
+      targets = targets || namesTarget(ref, gw, l.name);
+    if (targets) return "Kuadrant " + p->display();
+  }
+  if (const config::ExternalObject* e =
+          config::findExternal(options.external, "", "Secret", namespace_, name))
+    return "external: entry at " + e->where.path + ":" + std::to_string(e->where.start.line);
+  considered = "looked for a cert-manager Certificate with secretName " + std::string(name) +
+               " in namespace " + std::string(namespace_) + ", a cert-manager.io/issuer or "
+               "cluster-issuer annotation on " + gw.display();
+  if (!issuerAnnotation.empty())
+    considered += " (present, but cert-manager issues only for listeners with a hostname and "
+                  "a certificateRef in the Gateway's namespace)";
+  considered += ", a Kuadrant TLSPolicy targeting it, and external: in .policygraph.yaml";
+  return {};
+}
+
 // HTTPS listeners, and TLS listeners that terminate, need certificates they can read.
-std::string checkCertificates(const Listener& l, const model::Store& store,
-                              const ReferenceGrantIndex& grants, std::string& message) {
+std::string checkCertificates(Listener& l, const model::Store& store,
+                              const ReferenceGrantIndex& grants, const TopologyOptions& options,
+                              std::string& message) {
   const bool needsCertificate =
       l.protocol == "HTTPS" ||
       (l.protocol == "TLS" && l.node.get("tls").get("mode").str() != "Passthrough");
@@ -146,6 +195,13 @@ std::string checkCertificates(const Listener& l, const model::Store& store,
     }
     const model::Resource* secret = store.find("", "Secret", ns, name);
     if (!secret) {
+      std::string considered;
+      std::string producer = certificateProducer(l, store, options, ns, name, considered);
+      if (!producer.empty()) {
+        l.certificateProducer += (l.certificateProducer.empty() ? "" : "; ") + producer;
+        continue;
+      }
+      l.certificateProducersConsidered = std::move(considered);
       message = "Secret " + std::string(ns) + "/" + std::string(name) + " does not exist";
       return "InvalidCertificateRef";
     }
@@ -188,8 +244,14 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
           (reason == "HostnameConflict" && a.conflictReason.empty()))
         a.conflictReason = std::string(reason);
     };
-    for (const Listener& b : gateway.listeners)
-      if (&b != &a && supportedProtocol(b.protocol)) consider(b);
+    // A ListenerSet's listeners take precedence in order (GEP-1713): one clashing with an
+    // earlier listener of the set that stands is conflicted alone, as with `higher`.
+    const bool ordered = gateway.isListenerSet();
+    for (const Listener& b : gateway.listeners) {
+      if (ordered && &b == &a) break;
+      if (&b != &a && supportedProtocol(b.protocol) && (!ordered || b.conflictReason.empty()))
+        consider(b);
+    }
     for (const Listener* b : higher)
       if (supportedProtocol(b->protocol)) consider(*b);
   }
@@ -198,7 +260,7 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
 // Listeners, their conflicts and their conditions, for a Gateway or a ListenerSet. Returns
 // how many listeners are valid.
 std::size_t buildListeners(Gateway& gateway, const model::Store& store,
-                           const ReferenceGrantIndex& grants,
+                           const ReferenceGrantIndex& grants, const TopologyOptions& options,
                            const std::vector<const Listener*>& higher = {}) {
   const model::Resource& gw = *gateway.resource;
   std::uint32_t index = 0;
@@ -218,7 +280,7 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
   std::size_t valid = 0;
   for (Listener& l : gateway.listeners) {
     std::string certificateMessage;
-    std::string certificateReason = checkCertificates(l, store, grants, certificateMessage);
+    std::string certificateReason = checkCertificates(l, store, grants, options, certificateMessage);
     if (!supportedProtocol(l.protocol)) {
       l.accepted = false;
       l.conditions.push_back(
@@ -303,7 +365,7 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
   }
   gateway.managed = options.controllerName.empty() ||
                     gateway.controllerName == options.controllerName;
-  std::size_t valid = buildListeners(gateway, store, grants);
+  std::size_t valid = buildListeners(gateway, store, grants, options);
   if (!gateway.managed) return;
   if (valid == 0 && !gateway.listeners.empty()) {
     gateway.conditions.push_back(makeCondition("Accepted", false, "ListenersNotValid",
@@ -318,7 +380,7 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
 }
 
 void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const model::Store& store,
-                      const ReferenceGrantIndex& grants) {
+                      const ReferenceGrantIndex& grants, const TopologyOptions& options) {
   const model::Resource& r = *set.resource;
   yaml::NodeRef ref = r.spec().get("parentRef");
   yaml::NodeRef ns = ref.get("namespace");
@@ -336,7 +398,7 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     for (const Listener& l : g.listeners)
       if (l.accepted) higher.push_back(&l);
   }
-  std::size_t valid = buildListeners(set, store, grants, higher);
+  std::size_t valid = buildListeners(set, store, grants, options, higher);
   if (!set.parent) return;  // no Gateway: nobody writes status
   const_cast<Gateway*>(set.parent)->hasListenerSets = true;
   set.gatewayClass = set.parent->gatewayClass;

@@ -10,7 +10,7 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
 // A ListenerSet: its parent Gateway (already built) decides its class and whether it may
 // add listeners at all (spec.allowedListeners).
 void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const model::Store& store,
-                      const ReferenceGrantIndex& grants);
+                      const ReferenceGrantIndex& grants, const TopologyOptions& options);
 // Whether a ListenerSet/XListenerSet kind.
 bool isListenerSetKind(std::string_view group, std::string_view kind);
 

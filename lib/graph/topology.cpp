@@ -7,6 +7,7 @@
 
 #include "lib/graph/gateways.h"
 #include "lib/graph/hostname.h"
+#include "lib/graph/namespace_labels.h"
 #include "lib/model/parallel.h"
 
 namespace pg::graph {
@@ -125,6 +126,15 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
   }
 }
 
+}  // namespace
+
+bool selectsOnUnknownLabels(const model::LabelSelector& selector) {
+  return std::any_of(selector.requirements().begin(), selector.requirements().end(),
+                     [](const model::LabelRequirement& r) { return r.key != kNamespaceNameLabel; });
+}
+
+namespace {
+
 bool namespaceAdmitted(const Listener& l, const model::Resource& route, const model::Store& store) {
   const std::string_view gatewayNamespace = l.gateway->resource->namespace_;
   switch (l.from) {
@@ -137,7 +147,9 @@ bool namespaceAdmitted(const Listener& l, const model::Resource& route, const mo
     case Listener::From::Selector: {
       const model::Resource* ns = store.find("", "Namespace", "", route.namespace_);
       // A namespace that is not in the repository has no labels we can see but the one the
-      // API server gives every Namespace.
+      // API server gives every Namespace: a selector on others is assumed to admit it (GW213
+      // says so) rather than reported as not admitting it.
+      if (!ns && selectsOnUnknownLabels(l.selector)) return true;
       return l.selector.matches(ns ? ns->labels() : yaml::NodeRef(), kNamespaceNameLabel,
                                 route.namespace_);
     }
@@ -393,7 +405,7 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
   for (std::size_t i = 0; i < sets.size(); ++i) {
     Gateway& set = topology.gateways[gateways.size() + i];
     set.resource = sets[i];
-    buildListenerSet(set, topology.gateways, store, grants);
+    buildListenerSet(set, topology.gateways, store, grants, options);
   }
   // Routes in Store order: the indexed objects of each route kind (a duplicate is not
   // indexed), merged by their place in the Store.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/config/config.h"
 #include "lib/graph/gateway_classes.h"
 #include "lib/graph/rules_validation.h"
 #include "lib/model/store.h"
@@ -63,6 +64,11 @@ struct Listener {
   // Routes can attach: the listener is accepted (not conflicted, protocol supported).
   bool accepted = true;
   std::string conflictReason;  // HostnameConflict or ProtocolConflict; empty when none
+  // What produces a certificate Secret that is not in the input ("cert-manager Certificate
+  // infra/shop", "TLSPolicy infra/tls", ...), when one does; and, when the Secret is missing
+  // and nothing produces it, which producers were looked for.
+  std::string certificateProducer;
+  std::string certificateProducersConsidered;
 
   bool admitsKind(std::string_view group, std::string_view kind) const;
 };
@@ -192,6 +198,8 @@ struct TopologyOptions {
   std::string meshControllerName = "policygraph.dev/mesh";
   // Classes the controllers install, declared in the config file (`gatewayClasses:`).
   std::vector<DeclaredGatewayClass> gatewayClasses;
+  // Objects produced outside the repository (`external:`): certificate Secrets among them.
+  std::vector<config::ExternalObject> external;
   // Threads that build routes (each route is built alone); the topology is the same
   // whatever the number.
   unsigned jobs = 1;

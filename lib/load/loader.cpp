@@ -256,6 +256,28 @@ class Splitter {
   LineText lineText_;
 };
 
+// Files that parse but are no manifests, told by their content: every document a kustomize
+// Kustomization or Component (whatever the file is called), or a JSON Grafana dashboard (no
+// apiVersion or kind; `panels`, at the top or under `dashboard`).
+std::optional<SkipReason> notAManifest(const yaml::Tree& tree, bool json) {
+  std::size_t kustomize = 0, documents = 0;
+  for (std::uint32_t d = 0; d < tree.documents().size(); ++d) {
+    yaml::NodeRef root = tree.root(d);
+    if (root.isNull()) continue;
+    ++documents;
+    std::string_view kind = root.get("kind").str();
+    if (root.isMapping() && root.get("apiVersion").str().starts_with("kustomize.config.k8s.io/") &&
+        (kind == "Kustomization" || kind == "Component"))
+      ++kustomize;
+  }
+  if (kustomize > 0 && kustomize == documents) return SkipReason::Kustomization;
+  if (!json || tree.documents().empty()) return std::nullopt;
+  yaml::NodeRef root = tree.root(0);
+  if (!root.isMapping() || root.get("apiVersion") || root.get("kind")) return std::nullopt;
+  if (root.get("panels") || root.get("dashboard").get("panels")) return SkipReason::Dashboard;
+  return std::nullopt;
+}
+
 void parseInto(FileResult& result, std::string text, const config::Limits& limits) {
   model::SourceFile& file = *result.file;
   EncodingScan scan = scanEncoding(text);
@@ -298,6 +320,10 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
   yaml::ParseResult parsed =
       yaml::parse(std::move(text), parseLimits, scan.verdict == EncodingScan::Verdict::Ascii, json);
   file.tree = std::move(parsed.tree);
+  if (parsed.problems.empty()) {
+    result.skipped = notAManifest(*file.tree, json);
+    if (result.skipped) return;
+  }
   LineText lineText(file.tree->text());
   for (yaml::ParseProblem& p : parsed.problems) {
     std::string discriminator =
@@ -388,6 +414,10 @@ LoadResult loadSources(const std::vector<SourceEntry>& sources, const config::Li
   for (const FileResult& r : results) resources += r.resources.size();
   out.resources.reserve(resources);
   for (FileResult& r : results) {
+    if (r.skipped) {
+      out.skipped.push_back({r.file->path, *r.skipped});
+      continue;
+    }
     out.files.push_back(std::move(r.file));
     out.resources.insert(out.resources.end(), r.resources.begin(), r.resources.end());
     for (Problem& p : r.problems) out.problems.push_back(std::move(p));

@@ -3,11 +3,13 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "lib/config/config.h"
 #include "lib/load/problem.h"
+#include "lib/load/skip.h"
 #include "lib/load/sources.h"
 #include "lib/model/resource.h"
 #include "lib/model/source.h"
@@ -18,6 +20,9 @@ struct LoadResult {
   std::vector<std::unique_ptr<model::SourceFile>> files;  // in source order
   std::vector<model::Resource> resources;                 // in file and document order
   std::vector<Problem> problems;  // in file order; deterministic whatever `jobs` is
+  // Files whose content shows they are not manifests (a Kustomization under another name, a
+  // Grafana dashboard): neither in `files` nor in `resources`.
+  std::vector<SkippedFile> skipped;
 };
 
 struct LoadOptions {
@@ -33,6 +38,7 @@ struct FileResult {
   std::unique_ptr<model::SourceFile> file;
   std::vector<model::Resource> resources;
   std::vector<Problem> problems;
+  std::optional<SkipReason> skipped;  // the content is not a manifest: nothing else is set
 };
 FileResult loadText(std::string path, std::string text, const config::Limits& limits);
 

@@ -101,10 +101,12 @@ const std::vector<Profile>& builtinProfiles() {
     const std::vector<std::string> egAll = {"Gateway",   "ListenerSet", "XListenerSet", "HTTPRoute",
                                             "GRPCRoute", "TLSRoute",    "TCPRoute",     "UDPRoute"};
     return std::vector<Profile>{
-        // Kuadrant v1 attaches to Gateways (or a listener) and HTTPRoutes (or a rule).
-        make(kKuadrant, "AuthPolicy", C::Inherited, F::Kuadrant, {"Gateway", "HTTPRoute"}, "rules"),
-        make(kKuadrant, "RateLimitPolicy", C::Inherited, F::Kuadrant, {"Gateway", "HTTPRoute"},
-             "limits"),
+        // Kuadrant v1 attaches to Gateways (or a listener) and HTTPRoutes (or a rule); GRPCRoutes
+        // (or a rule) too since Kuadrant v1.5.
+        make(kKuadrant, "AuthPolicy", C::Inherited, F::Kuadrant,
+             {"Gateway", "HTTPRoute", "GRPCRoute"}, "rules"),
+        make(kKuadrant, "RateLimitPolicy", C::Inherited, F::Kuadrant,
+             {"Gateway", "HTTPRoute", "GRPCRoute"}, "limits"),
         make(kKuadrant, "DNSPolicy", C::Direct, F::Kuadrant, {"Gateway"}),
         make(kKuadrant, "TLSPolicy", C::Direct, F::Kuadrant, {"Gateway"}),
         make(kEnvoyGateway, "BackendTrafficPolicy", C::Inherited, F::EnvoyGateway, egAll),

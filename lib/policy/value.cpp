@@ -192,34 +192,38 @@ std::vector<const Policy*> contributorsOf(const Value& value) {
 
 namespace pg::policy {
 
+namespace {
+
+// The fields both mappings set to different values, as a merge that combines mappings key by
+// key sees them: mappings on both sides are compared key by key (two policies naming different
+// limits, or different keys of one map, do not conflict); anything else set on both sides with
+// different values is one field where the winner matters.
+void differingFields(yaml::NodeRef a, yaml::NodeRef b, const std::string& prefix,
+                     const std::vector<std::string_view>& skip, std::vector<std::string>& out) {
+  for (auto [k, va] : a.entries()) {
+    if (a.keyNode(k.str()) != k) continue;  // a repeated key: the first one counts
+    if (std::find(skip.begin(), skip.end(), k.str()) != skip.end()) continue;
+    yaml::NodeRef vb = b.get(k.str());
+    if (!vb) continue;
+    std::string field = joinField(prefix, k.str());
+    if (va.isMapping() && vb.isMapping()) {
+      differingFields(va, vb, field, {}, out);
+    } else if (!sameValue(va, vb) && std::find(out.begin(), out.end(), field) == out.end()) {
+      out.push_back(std::move(field));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> conflictingFields(const Policy& a, const Policy& b) {
   std::vector<std::string> out;
   for (const Block& blockA : a.blocks) {
     const Block* blockB = b.block(blockA.role);
-    if (!blockB) continue;
+    if (!blockB || !blockA.node.isMapping() || !blockB->node.isMapping()) continue;
     const std::vector<std::string_view>& skip =
         blockA.role == Role::Intent ? targetKeys() : std::vector<std::string_view>{};
-    // Each alone, merged field by field: a field both set, with values that differ, is one
-    // where the winner matters.
-    Value va, vb;
-    std::vector<Overridden> ignored;
-    apply(va, blockA.node, {&a, blockA.role, Level::Gateway, 0}, Strategy::FieldMerge, ignored, {},
-          skip);
-    apply(vb, blockB->node, {&b, blockB->role, Level::Gateway, 0}, Strategy::FieldMerge, ignored,
-          {}, skip);
-    std::vector<Provenance> la = provenanceOf(va), lb = provenanceOf(vb);
-    for (const Provenance& one : la) {
-      for (const Provenance& two : lb) {
-        const std::string& field = one.field;
-        const std::string& otherField = two.field;
-        bool overlaps = field == otherField || otherField.rfind(field + ".", 0) == 0 ||
-                        field.rfind(otherField + ".", 0) == 0;
-        if (!overlaps) continue;
-        if (field == otherField && sameValue(one.node, two.node)) continue;
-        std::string shorter = field.size() <= otherField.size() ? field : otherField;
-        if (std::find(out.begin(), out.end(), shorter) == out.end()) out.push_back(shorter);
-      }
-    }
+    differingFields(blockA.node, blockB->node, "", skip, out);
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -1360,6 +1361,83 @@ void writeGraphJson(std::ostream& out, const Graph& graph) {
   Json doc = {{"nodes", std::move(nodes)}, {"edges", std::move(edges)}};
   // A name that is not UTF-8 must not cost the whole graph.
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+
+namespace {
+
+// How bad a status is, for the folded node of a group: the worst of its members.
+int statusRank(std::string_view status) {
+  if (status == graph_status::kRejected || status == graph_status::kMissing) return 3;
+  if (status == graph_status::kPartial || status == graph_status::kUnresolved) return 2;
+  if (status == graph_status::kUnmanaged) return 1;
+  return 0;
+}
+
+}  // namespace
+
+std::string foldGraph(Graph& graph, std::size_t maxEdges, std::size_t maxBytes) {
+  auto size = [](const Graph& g) {
+    std::ostringstream out;
+    writeGraphMermaid(out, g);
+    return out.str().size();
+  };
+  if (graph.edges.size() <= maxEdges && size(graph) <= maxBytes) return {};
+  const std::size_t nodesBefore = graph.nodes.size(), edgesBefore = graph.edges.size();
+  // One node per namespace (cluster-scoped objects per kind), edges between groups once each.
+  Graph folded;
+  std::map<std::string, std::size_t> groupOf;  // node id -> index in folded.nodes
+  std::map<std::string, std::size_t> groupIndex;
+  std::vector<std::size_t> members;
+  for (const GraphNode& n : graph.nodes) {
+    const std::string key = n.namespace_.empty() ? "kind " + n.kind : "namespace " + n.namespace_;
+    auto [it, added] = groupIndex.emplace(key, folded.nodes.size());
+    if (added) {
+      GraphNode g;
+      g.id = "group_" + std::to_string(folded.nodes.size());
+      g.role = n.role;
+      g.kind = n.namespace_.empty() ? n.kind : "Namespace";
+      g.name = n.namespace_.empty() ? n.kind : n.namespace_;
+      g.ref = n.namespace_.empty() ? std::string() : "Namespace/" + n.namespace_;
+      folded.nodes.push_back(std::move(g));
+      members.push_back(0);
+    }
+    GraphNode& g = folded.nodes[it->second];
+    if (statusRank(n.status) > statusRank(g.status)) g.status = n.status;
+    g.highlighted = g.highlighted || n.highlighted;
+    ++members[it->second];
+    groupOf[n.id] = it->second;
+  }
+  for (std::size_t i = 0; i < folded.nodes.size(); ++i)
+    folded.nodes[i].label = (folded.nodes[i].kind == "Namespace" ? "namespace " : "") +
+                            folded.nodes[i].name + "\n" + std::to_string(members[i]) +
+                            " objects";
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> edgeIndex;  // -> folded.edges
+  std::vector<std::size_t> counts;
+  for (const GraphEdge& e : graph.edges) {
+    std::size_t from = groupOf[e.from], to = groupOf[e.to];
+    if (from == to) continue;
+    auto [it, added] = edgeIndex.emplace(std::make_pair(from, to), folded.edges.size());
+    if (added) {
+      folded.edges.push_back({folded.nodes[from].id, folded.nodes[to].id, e.kind, e.ok, e.reason,
+                              {}, e.upward});
+      counts.push_back(0);
+    }
+    GraphEdge& f = folded.edges[it->second];
+    if (!e.ok && f.ok) {
+      f.ok = false;
+      f.reason = e.reason;
+    }
+    ++counts[it->second];
+  }
+  for (std::size_t i = 0; i < folded.edges.size(); ++i)
+    if (counts[i] > 1) folded.edges[i].kind = std::to_string(counts[i]) + " links";
+  graph = std::move(folded);
+  return "folded " + std::to_string(nodesBefore) + " nodes and " + std::to_string(edgesBefore) +
+         " edges into one node per namespace (" + std::to_string(graph.nodes.size()) +
+         " nodes, " + std::to_string(graph.edges.size()) +
+         " edges) to stay within what GitHub renders (" + std::to_string(maxEdges) +
+         " edges, " + std::to_string(maxBytes) + " characters); use --focus REF for the detail";
 }
 
 }  // namespace pg::report

@@ -114,6 +114,12 @@ struct Graph {
 
 Graph buildGraph(const analysis::Analysis& analysis);
 
+// GitHub renders a Mermaid diagram of at most 500 edges and 50,000 characters. When the
+// Mermaid text of `graph` exceeds either, folds it into one node per namespace (and one per
+// kind of cluster-scoped object), each with the worst status of its members, and the edges
+// between groups once each; returns what it did, for the user, or "" when it fit.
+std::string foldGraph(Graph& graph, std::size_t maxEdges = 500, std::size_t maxBytes = 50000);
+
 // Keeps the nodes whose ref is `ref` and everything connected to them through parents
 // (ancestors) or children (descendants), and the edges between kept nodes. Returns false,
 // leaving the graph untouched, when no node has that ref.

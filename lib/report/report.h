@@ -28,6 +28,9 @@ struct ReportInput {
 
 struct TextOptions {
   bool color = false;
+  // A table of findings per rule (ID, severity, count, name) instead of one line per finding:
+  // what a first run on a large repository can be read from.
+  bool summary = false;
 };
 
 void writeText(std::ostream& out, const ReportInput& input, const TextOptions& options);

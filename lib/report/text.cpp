@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include "lib/report/common.h"
@@ -43,13 +44,57 @@ void writeFindingText(std::ostream& out, const model::Finding& f, bool color,
 
 }  // namespace detail
 
+namespace {
+
+// One row per rule with findings, most findings first (then by ID): ID, severity, count, name
+// and summary, in aligned columns.
+void writeRuleSummary(std::ostream& out, const ReportInput& input, const Palette& p) {
+  struct Row {
+    std::string_view id;
+    model::Severity severity;
+    std::size_t count = 0;
+  };
+  std::vector<Row> rows;
+  for (const model::Finding& f : input.findings) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.id == f.ruleId; });
+    if (it == rows.end()) it = rows.insert(rows.end(), {f.ruleId, f.severity, 0});
+    it->severity = std::max(it->severity, f.severity);
+    ++it->count;
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    return a.count != b.count ? a.count > b.count : a.id < b.id;
+  });
+  std::size_t countWidth = 5;
+  for (const Row& r : rows) countWidth = std::max(countWidth, std::to_string(r.count).size());
+  auto pad = [](std::string text, std::size_t width) {
+    if (text.size() < width) text.append(width - text.size(), ' ');
+    return text;
+  };
+  out << p.bold << pad("rule", 7) << pad("severity", 9) << pad("count", countWidth + 2)
+      << "name" << p.reset << '\n';
+  for (const Row& r : rows) {
+    const model::RuleInfo* info = nullptr;
+    for (const model::RuleInfo& rule : input.rules)
+      if (rule.id == r.id) info = &rule;
+    std::string count = std::to_string(r.count);
+    out << pad(std::string(r.id), 7) << severityColor(p, r.severity)
+        << pad(std::string(model::toString(r.severity)), 9) << p.reset
+        << std::string(countWidth - count.size(), ' ') << count << "  "
+        << (info ? std::string(info->name) + ": " + std::string(info->summary) : std::string())
+        << '\n';
+  }
+}
+
+}  // namespace
+
 void writeText(std::ostream& out, const ReportInput& input, const TextOptions& options) {
   const Palette& p = options.color ? kColor : kPlain;
   std::size_t counts[3] = {0, 0, 0};
   for (const model::Finding& f : input.findings) {
     ++counts[static_cast<int>(f.severity)];
-    detail::writeFindingText(out, f, options.color);
+    if (!options.summary) detail::writeFindingText(out, f, options.color);
   }
+  if (options.summary && !input.findings.empty()) writeRuleSummary(out, input, p);
   const analysis::Analysis& a = input.analysis;
   std::string where = "in " + detail::plural(a.files.size(), "file") + " (" +
                       detail::plural(a.store.size(), "object") + ")";
@@ -61,6 +106,9 @@ void writeText(std::ostream& out, const ReportInput& input, const TextOptions& o
         << detail::plural(counts[1], "warning") << p.reset << ", "
         << detail::plural(counts[0], "note") << ' ' << where;
   }
+  if (!a.skipped.empty())
+    out << "; " << detail::plural(a.skipped.size(), "file") << " skipped, not manifests ("
+        << load::skippedSummary(a.skipped) << ")";
   if (input.suppressed) out << "; " << input.suppressed << " suppressed";
   if (input.baselined) out << "; " << input.baselined << " in the baseline";
   out << '\n';

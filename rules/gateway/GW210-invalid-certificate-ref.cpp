@@ -23,8 +23,11 @@ void check(Context& ctx) {
     model::Finding& f = reportListener(
         ctx, l, certificateLocation(l, ref ? faultyField(ref) : "name"),
         describeListener(l) + ": " + resolved->message +
-            ": the listener cannot terminate TLS, so it is not programmed; refer to a Secret "
-            "of type kubernetes.io/tls that holds tls.crt and tls.key");
+            ". The listener cannot terminate TLS, so it is not programmed; refer to a Secret "
+            "of type kubernetes.io/tls that holds tls.crt and tls.key" +
+            (l.certificateProducersConsidered.empty()
+                 ? std::string()
+                 : " (nothing produces it: " + l.certificateProducersConsidered + ")"));
     if (!ref) return;
     yaml::NodeRef ns = ref.get("namespace");
     const model::Resource* secret =

@@ -716,3 +716,80 @@ TEST_CASE("snapshot --check: a Kuma timeout and a Linkerd authorization change a
   CHECK(gone.out.find("Dataplane/web-9 in mesh staging has effective policies (Kuma MeshRetry) "
                       "but no snapshot") != std::string::npos);
 }
+
+TEST_CASE("files that are not manifests are skipped and counted; a run that checks none exits 2") {
+  pg::testing::TestFolder dir;
+  dir.write("app/kustomization.yaml", "resources: [ns.yaml]\n");
+  dir.write("app/ns.yaml", kClean);
+  dir.write("app/package.json", "{\"name\": \"tools\"}\n");
+  Run r = run(dir.path(), "lint app");
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "no findings in 1 file (1 object); 2 files skipped, not manifests (1 kustomization, "
+        "1 CI or tool configuration)\n");
+
+  // Only files that are not manifests: nothing was checked, which is not a clean run.
+  dir.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  dir.write("chart/values.yaml", "replicas: 1\n");
+  Run none = run(dir.path(), "lint chart");
+  CHECK(none.status == 2);
+  CHECK(none.err.find("no manifest to check in chart: 2 file(s) skipped, not manifests (1 Helm "
+                      "chart, 1 Helm values)") != std::string::npos);
+
+  // An include: that matches nothing says so.
+  dir.write("app/.policygraph.yaml", "include: ['manifests/**']\n");
+  Run unmatched = run(dir.path(), "lint app");
+  CHECK(unmatched.status == 2);
+  CHECK(unmatched.err.find("the include: globs of") != std::string::npos);
+  // --no-config reads none of it.
+  CHECK(run(dir.path(), "lint app --no-config").status == 0);
+  CHECK(run(dir.path(), "lint app --no-config --config app/.policygraph.yaml").status == 2);
+}
+
+TEST_CASE("--config elsewhere: reported paths stay relative to the inputs' root") {
+  pg::testing::TestFolder dir;
+  dir.write("shared/policygraph.yaml", "rules:\n  IN101: warning\n");
+  dir.write("repo/a.yaml", kBroken);
+  Run r = run(dir.path() / "repo", "lint . --config ../shared/policygraph.yaml");
+  CHECK(r.status == 0);  // IN101 lowered to a warning by the shared config
+  CHECK(r.out.rfind("a.yaml:5:1: warning:", 0) == 0);
+}
+
+TEST_CASE("lint --summary: one line per rule, most findings first, then the totals") {
+  pg::testing::TestFolder dir;
+  dir.write("a.yaml", "replicas: 1\n---\nreplicas: 2\n");
+  dir.write("b.yaml", kBroken);
+  Run r = run(dir.path(), "lint a.yaml b.yaml --summary");
+  CHECK(r.status == 1);
+  CHECK(r.out ==
+        "rule   severity count  name\n"
+        "IN109  error        2  missing-field: An object lacks apiVersion, kind or metadata.name\n"
+        "IN101  error        1  invalid-yaml: A file is not valid YAML or JSON\n"
+        "3 errors, 0 warnings, 0 notes in 2 files (0 objects)\n");
+}
+
+TEST_CASE("graph --format mermaid folds a graph GitHub would not render, and says so") {
+  pg::testing::TestFolder dir;
+  std::string text =
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: "
+      "infra}\nspec:\n  gatewayClassName: istio\n  listeners:\n  - {name: http, port: 80, "
+      "protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}\n";
+  for (int i = 0; i < 200; ++i) {
+    std::string ns = "team" + std::to_string(i % 4);
+    text += "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r" +
+            std::to_string(i) + ", namespace: " + ns +
+            "}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n  rules:\n  - backendRefs: "
+            "[{name: svc, port: 80}]\n";
+  }
+  dir.write("a.yaml", text);
+  Run big = run(dir.path(), "graph a.yaml --format mermaid");
+  CHECK(big.status == 0);
+  CHECK(big.err.find("note: folded ") != std::string::npos);
+  CHECK(std::count(big.out.begin(), big.out.end(), '\n') < 100);
+  CHECK(big.out.find("namespace team3") != std::string::npos);
+  // Focused, it fits: nothing folded.
+  Run focused = run(dir.path(), "graph a.yaml --format mermaid --focus HTTPRoute/team1/r1");
+  CHECK(focused.status == 0);
+  CHECK(focused.err.empty());
+  CHECK(focused.out.find("httproute_team1_r1") != std::string::npos);
+}

@@ -173,6 +173,11 @@ TEST_CASE("diff of git revisions and the working tree, read without a checkout")
   Run narrowed = run(repo, "diff HEAD~1 -- policies");
   CHECK(narrowed.out.find("detached  HTTPRoute") == std::string::npos);
   CHECK(narrowed.out.find("RateLimitPolicy/infra/public-gateway-limits") != std::string::npos);
+  // Options after the PATHs keep the narrowing.
+  Run narrowedJson = run(repo, "diff HEAD~1 -- policies --format json");
+  CHECK(narrowedJson.status == 0);
+  CHECK(narrowedJson.out.find("HTTPRoute/shop/storefront") == std::string::npos);
+  CHECK(narrowedJson.out.find("public-gateway-limits") != std::string::npos);
   // The working tree still has the commit's files: nothing was checked out.
   CHECK(pg::testing::readAll(repo / "apps/shop/routes.yaml").find("sectionName: web") !=
         std::string::npos);

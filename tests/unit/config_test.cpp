@@ -102,3 +102,28 @@ TEST_CASE("gatewayClasses: name and controllerName, both required") {
       parseConfig("gatewayClasses:\n  - {name: x, controllerName: a/b, kind: y}\n", "cfg.yaml"),
       ConfigError);
 }
+
+TEST_CASE("keys with nothing under them are accepted: rules, suppressions, policies") {
+  Config c = parseConfig("rules:\nsuppressions:\npolicies:\nexternal:\n", "cfg.yaml");
+  CHECK(c.rules.empty());
+  CHECK(c.suppressions.empty());
+  CHECK(c.policies.empty());
+  CHECK(c.external.empty());
+}
+
+TEST_CASE("external: kind and name globs, optional namespace and group") {
+  Config c = parseConfig(
+      "external:\n"
+      "  - kind: Secret\n    name: '*-tls'\n    namespace: infra\n"
+      "  - {kind: ConfigMap, name: ca-bundle}\n",
+      "cfg.yaml");
+  REQUIRE(c.external.size() == 2);
+  CHECK(findExternal(c.external, "", "Secret", "infra", "shop-tls") == &c.external[0]);
+  CHECK(findExternal(c.external, "", "Secret", "web", "shop-tls") == nullptr);
+  CHECK(findExternal(c.external, "", "Secret", "infra", "shop-cert") == nullptr);
+  CHECK(findExternal(c.external, "", "ConfigMap", "any", "ca-bundle") == &c.external[1]);
+  CHECK_THROWS_AS(parseConfig("external:\n  - {name: x}\n", "cfg.yaml"), ConfigError);
+  CHECK_THROWS_AS(parseConfig("external:\n  - {kind: Secret}\n", "cfg.yaml"), ConfigError);
+  CHECK_THROWS_AS(parseConfig("external:\n  - {kind: Secret, name: x, labels: y}\n", "cfg.yaml"),
+                  ConfigError);
+}
