@@ -109,6 +109,38 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   }
 }
 
+std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& o) {
+  if (!o.paths.empty()) return {&analyzeInputs(o)};
+  std::string configFile;
+  config::Config config = readConfig(o, configFile);
+  if (config.environments.empty()) return {&analyzeInputs(o)};
+  std::filesystem::path root = o.root.empty()
+                                   ? analysis::findRoot({"."}, configFile)
+                                   : std::filesystem::absolute(o.root).lexically_normal();
+  std::vector<const analysis::Analysis*> out;
+  for (const config::Environment& e : config.environments) {
+    config::Config own = config;
+    if (!o.snapshotDir.empty())
+      own.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
+    own.snapshots.required = own.snapshots.required || o.snapshotsRequired;
+    analysis::Inputs inputs;
+    for (const std::vector<std::string>* list : {&e.paths, &e.shared})
+      for (const std::string& p : *list)
+        inputs.paths.push_back((root / p).lexically_normal().string());
+    inputs.root = root;
+    inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    inputs.topology.controllerName = o.controllerName;
+    inputs.policy.enforcementStatus = o.enforcementStatus;
+    inputs.environment = e.name;
+    try {
+      out.push_back(&keepUntilExit(analysis::analyze(std::move(own), inputs)));
+    } catch (const load::InputError& err) {
+      throw UsageError("environment " + e.name + ": " + err.what());
+    }
+  }
+  return out;
+}
+
 const analysis::Analysis& keepUntilExit(analysis::Analysis analysis) {
   // Each command analyses once (diff: twice) and exits right after writing: freeing the
   // analysis node by node would cost tens of milliseconds on a large repository for nothing.

@@ -52,6 +52,10 @@ void writeOutputs(const CLI::App& cmd, const OutputOptions& options,
                   const std::vector<std::string>& formats,
                   const std::function<void(std::ostream&, const std::string&, bool)>& write);
 
+// With `environments:` in the config and no PATH on the command line, one analysis per
+// environment (its paths and the shared ones, in config order); else analyzeInputs alone.
+std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& options);
+
 // Keeps an analysis alive until the process exits (see analyzeInputs).
 const analysis::Analysis& keepUntilExit(analysis::Analysis analysis);
 

@@ -43,7 +43,8 @@ void writeReport(std::ostream& out, const std::string& format, const report::Rep
 
 }  // namespace
 
-int runReport(const CLI::App& cmd, const ReportOptions& o, const analysis::Analysis& result) {
+int runReport(const CLI::App& cmd, const ReportOptions& o,
+              const std::vector<const analysis::Analysis*>& analyses) {
   std::optional<model::Severity> failOn;
   if (o.failOn != "none") {
     failOn = model::parseSeverity(o.failOn);
@@ -51,9 +52,20 @@ int runReport(const CLI::App& cmd, const ReportOptions& o, const analysis::Analy
   }
   std::set<std::string> baseline;
   if (!o.baselinePath.empty()) baseline = readBaselineFile(o.baselinePath);
-  rules::RuleRun run = rules::runRules(result, baseline);
+  // Each environment's findings carry its name; together they are one report.
+  rules::RuleRun run;
+  for (const analysis::Analysis* a : analyses) {
+    rules::RuleRun one = rules::runRules(*a, baseline);
+    run.findings.insert(run.findings.end(), std::make_move_iterator(one.findings.begin()),
+                        std::make_move_iterator(one.findings.end()));
+    run.suppressed += one.suppressed;
+    run.baselined += one.baselined;
+  }
+  std::stable_sort(run.findings.begin(), run.findings.end(), model::reportOrder);
   std::vector<model::RuleInfo> catalogue = rules::catalogue();
-  report::ReportInput input{result, run.findings, catalogue, run.suppressed, run.baselined};
+  report::ReportInput input{*analyses.front(), run.findings, catalogue, run.suppressed,
+                            run.baselined};
+  if (!analyses.front()->environment.empty()) input.environments = analyses;
   writeOutputs(cmd, o, {"text", "json", "sarif", "junit", "github"},
                [&](std::ostream& out, const std::string& format, bool color) {
                  writeReport(out, format, input, color, o.summary);
@@ -82,8 +94,9 @@ void addLintCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("lint", "Report findings; the exit status follows --fail-on");
   addInputOptions(*cmd, o->inputs);
   addReportOptions(*cmd, o->report);
-  cmd->callback(
-      [o, cmd, &exitCode] { exitCode = runReport(*cmd, o->report, analyzeInputs(o->inputs)); });
+  cmd->callback([o, cmd, &exitCode] {
+    exitCode = runReport(*cmd, o->report, analyzeEnvironments(o->inputs));
+  });
 }
 
 }  // namespace pg::cli

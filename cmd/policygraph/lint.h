@@ -19,10 +19,10 @@ struct ReportOptions : OutputOptions {
 
 void addReportOptions(CLI::App& cmd, ReportOptions& options);
 
-// Runs the rules on `analysis`, writes every requested format and returns the exit status
-// --fail-on gives.
+// Runs the rules on each analysis (one per environment, or one), writes every requested
+// format over all their findings and returns the exit status --fail-on gives.
 int runReport(const CLI::App& cmd, const ReportOptions& options,
-              const analysis::Analysis& analysis);
+              const std::vector<const analysis::Analysis*>& analyses);
 
 // Adds `policygraph lint` to the app; its callback stores the exit status in `exitCode`.
 void addLintCommand(CLI::App& app, int& exitCode);

@@ -41,22 +41,24 @@ void addSnapshotCommand(CLI::App& app, int& exitCode) {
       // The lint pipeline, with the snapshot rules on even when there is no folder yet: every
       // object with policies is then a missing snapshot, which is what CI should say.
       o->inputs.snapshotsRequired = true;
-      exitCode = runReport(*cmd, o->report, analyzeInputs(o->inputs));
+      exitCode = runReport(*cmd, o->report, analyzeEnvironments(o->inputs));
       return;
     }
-    const analysis::Analysis& a = analyzeInputs(o->inputs);
-    std::filesystem::path folder = snapshot::folderOf(a);
-    snapshot::UpdateResult r;
-    try {
-      r = snapshot::update(a, folder);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
+    // One folder per environment (snapshot::folderOf), each written from its own analysis.
+    for (const analysis::Analysis* a : analyzeEnvironments(o->inputs)) {
+      std::filesystem::path folder = snapshot::folderOf(*a);
+      snapshot::UpdateResult r;
+      try {
+        r = snapshot::update(*a, folder);
+      } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+      }
+      std::string shown = load::displayPath(folder, a->root);
+      for (const std::string& f : r.written) std::cout << "wrote " << shown << "/" << f << '\n';
+      for (const std::string& f : r.deleted) std::cout << "deleted " << shown << "/" << f << '\n';
+      std::cout << r.written.size() << " written, " << r.deleted.size() << " deleted, "
+                << r.unchanged << " unchanged in " << shown << '\n';
     }
-    std::string shown = load::displayPath(folder, a.root);
-    for (const std::string& f : r.written) std::cout << "wrote " << shown << "/" << f << '\n';
-    for (const std::string& f : r.deleted) std::cout << "deleted " << shown << "/" << f << '\n';
-    std::cout << r.written.size() << " written, " << r.deleted.size() << " deleted, " << r.unchanged
-              << " unchanged in " << shown << '\n';
     exitCode = kClean;
   });
 }

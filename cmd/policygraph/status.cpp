@@ -22,11 +22,11 @@ void addStatusCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"yaml", "json"}));
   cmd->callback([o, &exitCode] {
     o->inputs.enforcementStatus = true;  // Kuadrant's Enforced and Affected conditions
-    const analysis::Analysis& a = analyzeInputs(o->inputs);
+    std::vector<const analysis::Analysis*> analyses = analyzeEnvironments(o->inputs);
     if (o->format == "json")
-      report::writeStatusJson(std::cout, a);
+      report::writeStatusJson(std::cout, analyses);
     else
-      report::writeStatusYaml(std::cout, a);
+      report::writeStatusYaml(std::cout, analyses);
     exitCode = kClean;
   });
 }

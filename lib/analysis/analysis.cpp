@@ -37,6 +37,7 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   a.repositoryRoot = inputs.repositoryRoot.empty() ? findRepositoryRoot(inputs.root)
                                                    : absoluteFolder(inputs.repositoryRoot);
   a.jobs = std::max(1u, inputs.jobs);
+  a.environment = inputs.environment;
   std::vector<load::SourceEntry> sources =
       revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
                : load::collectSources(inputs.paths, inputs.root, config, a.problems);

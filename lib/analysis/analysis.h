@@ -33,6 +33,8 @@ struct Inputs {
   // The top of the repository `root` lies in; empty: findRepositoryRoot(root). Last, and with
   // an initializer, so that brace-initialized Inputs may leave it out.
   std::filesystem::path repositoryRoot = {};
+  // The environment (config `environments:`) these paths are; empty when there are none.
+  std::string environment = {};
 };
 
 // A commit to read the inputs from instead of the disk: `Inputs::paths` and `root`, the
@@ -64,6 +66,8 @@ struct Analysis {
   graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma
   policy::PolicyModel policies;
   policy::linkerd::LinkerdModel linkerd;  // inbound servers per workload, Server route status
+  // The environment analysed (config `environments:`); empty for the whole input.
+  std::string environment;
   // The threads the stages ran on (`Inputs::jobs`); later stages (the rule engine) use as
   // many. Results never depend on it.
   unsigned jobs = 1;

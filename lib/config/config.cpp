@@ -211,6 +211,35 @@ void readSnapshots(const Reader& r, yaml::NodeRef node, SnapshotSettings& snapsh
   }
 }
 
+void readEnvironments(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (!node.isSequence()) r.fail(node, "environments must be a list of {name, paths, shared}");
+  for (yaml::NodeRef item : node.items()) {
+    if (!item.isMapping()) r.fail(item, "an environment must be a mapping {name, paths, shared}");
+    Environment e;
+    e.where = r.where(item, item);
+    for (auto [k, v] : item.entries()) {
+      std::string_view key = k.str();
+      if (key == "name")
+        e.name = r.string(v, "environments.name");
+      else if (key == "paths")
+        e.paths = r.strings(v, "environments.paths");
+      else if (key == "shared")
+        e.shared = r.strings(v, "environments.shared");
+      else
+        r.fail(k, "unknown environment field \"" + std::string(key) +
+                      "\" (known: name, paths, shared)");
+    }
+    if (e.name.empty()) r.fail(item, "an environment needs a name");
+    if (e.name.find_first_of("/\\") != std::string::npos || e.name == "." || e.name == "..")
+      r.fail(item.get("name"), "an environment's name names its snapshot folder: no / or \\");
+    if (e.paths.empty()) r.fail(item, "environment " + e.name + " needs paths (its folders)");
+    for (const Environment& other : config.environments)
+      if (other.name == e.name)
+        r.fail(item.get("name"), "environment " + e.name + " is declared twice");
+    config.environments.push_back(std::move(e));
+  }
+}
+
 std::vector<model::Cidr> readNetworks(const Reader& r, yaml::NodeRef node, std::string_view what) {
   std::vector<model::Cidr> out;
   auto add = [&](yaml::NodeRef at, std::string_view text) {
@@ -364,10 +393,12 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readKuma(r, v, config);
     else if (key == "envoyGateway")
       readEnvoyGateway(r, v, config.envoyGateway);
+    else if (key == "environments")
+      readEnvironments(r, v, config);
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway)");
+                    "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway, environments)");
   }
   return config;
 }

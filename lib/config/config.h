@@ -78,6 +78,15 @@ struct SnapshotSettings {
   bool required = false;  // set by `snapshot --check`: compare even without a folder
 };
 
+// One environment (`environments:`): folders analysed on their own, in the same run as the
+// others, with the folders every environment shares (a common `base/`).
+struct Environment {
+  std::string name;
+  std::vector<std::string> paths;   // relative to the repository root
+  std::vector<std::string> shared;  // added to `paths`
+  model::Location where;
+};
+
 // Linkerd's policy controller flags (`linkerd:`); the defaults are a Helm install's.
 struct LinkerdSettings {
   std::vector<model::Cidr> clusterNetworks;  // set by defaultLinkerdSettings()
@@ -112,6 +121,7 @@ struct Config {
   SnapshotSettings snapshots;
   LinkerdSettings linkerd = defaultLinkerdSettings();
   EnvoyGatewaySettings envoyGateway;
+  std::vector<Environment> environments;
 };
 
 // A config file that cannot be used; the message starts with `path:line:column:`.

@@ -222,8 +222,7 @@ class RootFiles {
   void walk() {
     walked_ = true;
     std::error_code ec;
-    fs::recursive_directory_iterator it(root_, fs::directory_options::skip_permission_denied,
-                                        ec);
+    fs::recursive_directory_iterator it(root_, fs::directory_options::skip_permission_denied, ec);
     for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       const std::string name = it->path().filename().string();
       if (!name.empty() && name.front() == '.') {
@@ -272,8 +271,7 @@ RenderedSources RenderedSources::read(const std::vector<std::unique_ptr<model::S
       yaml::NodeRef object = tree.root(d);
       if (!object.isMapping()) continue;
       std::optional<RenderedOrigin> origin;
-      yaml::NodeRef annotation =
-          object.get("metadata").get("annotations").get(kOriginAnnotation);
+      yaml::NodeRef annotation = object.get("metadata").get("annotations").get(kOriginAnnotation);
       if (annotation.isString()) origin = kustomizeOrigin(annotation.str());
       if (!origin) {
         // Helm writes `# Source: chart/templates/x.yaml` before each document.
@@ -281,7 +279,10 @@ RenderedSources RenderedSources::read(const std::vector<std::unique_ptr<model::S
           std::string_view line = trim(lines[l - 2]);
           if (!line.starts_with(kHelmSource)) continue;
           origin = RenderedOrigin{RenderedOrigin::Tool::Helm,
-                                  std::string(trim(line.substr(kHelmSource.size()))), {}, {}, {}};
+                                  std::string(trim(line.substr(kHelmSource.size()))),
+                                  {},
+                                  {},
+                                  {}};
           break;
         }
       }
@@ -299,8 +300,8 @@ RenderedSources RenderedSources::read(const std::vector<std::unique_ptr<model::S
       if (!isUnder(normal, root) || !fs::is_regular_file(normal, ec)) return std::string();
       std::string rel = normal.lexically_relative(root).generic_string();
       const model::SourceFile* f = original(rel);
-      if (!f || !documentFor(*f, doc.root.get("kind").str(),
-                             doc.root.get("metadata").get("name").str()))
+      if (!f ||
+          !documentFor(*f, doc.root.get("kind").str(), doc.root.get("metadata").get("name").str()))
         return std::string();
       return rel;
     };
@@ -340,7 +341,8 @@ RenderedSources RenderedSources::read(const std::vector<std::unique_ptr<model::S
         suffix.remove_prefix(suffix.starts_with("./") ? 2 : 3);
       std::vector<std::string> candidates = rootFiles.endingWith(std::string(suffix));
       if (origin.tool == RenderedOrigin::Tool::Kustomize)
-        std::erase_if(candidates, [&](const std::string& c) { return holds(root / c, doc).empty(); });
+        std::erase_if(candidates,
+                      [&](const std::string& c) { return holds(root / c, doc).empty(); });
       if (candidates.size() == 1) {
         origin.file = candidates.front();
         original(origin.file);
@@ -363,8 +365,8 @@ const RenderedOrigin* RenderedSources::originOf(const model::Location& at) const
   return doc ? &doc->origin : nullptr;
 }
 
-std::optional<model::Location> RenderedSources::map(const model::Location& at,
-                                                    const Document& doc, bool* changed) const {
+std::optional<model::Location> RenderedSources::map(const model::Location& at, const Document& doc,
+                                                    bool* changed) const {
   if (doc.origin.file.empty()) return std::nullopt;
   auto it = originals_.find(doc.origin.file);
   if (it == originals_.end() || !it->second || !it->second->tree) return std::nullopt;
@@ -391,16 +393,16 @@ std::optional<model::Location> RenderedSources::map(const model::Location& at,
     if (at.start.column <= renderedIndent) return std::nullopt;
     const std::uint32_t offset = at.start.column - 1 - renderedIndent;
     model::Location out{file.path, {*match + 1, templateIndent + 1 + offset}, {}};
-    out.end = at.end.line == at.start.line && at.end.column > at.start.column
-                  ? yaml::Mark{*match + 1, out.start.column + (at.end.column - at.start.column)}
-                  : yaml::Mark{*match + 1, templateIndent + 1 +
-                                               static_cast<std::uint32_t>(text.size())};
+    out.end =
+        at.end.line == at.start.line && at.end.column > at.start.column
+            ? yaml::Mark{*match + 1, out.start.column + (at.end.column - at.start.column)}
+            : yaml::Mark{*match + 1, templateIndent + 1 + static_cast<std::uint32_t>(text.size())};
     return out;
   }
   std::optional<FieldPath> path = pathTo(doc.root, at);
   if (!path) return std::nullopt;
-  yaml::NodeRef target = documentFor(file, doc.root.get("kind").str(),
-                                     doc.root.get("metadata").get("name").str());
+  yaml::NodeRef target =
+      documentFor(file, doc.root.get("kind").str(), doc.root.get("metadata").get("name").str());
   if (!target) return std::nullopt;
   std::optional<Found> found = follow(target, *path);
   if (!found) return std::nullopt;

@@ -45,6 +45,8 @@ std::string fingerprintOf(const Finding& finding) {
   if (finding.objects.empty()) mix(h, finding.location.path);
   for (const std::string& object : finding.objects) mix(h, object);
   mix(h, finding.discriminator);
+  // The same finding in two environments is two findings; without environments, unchanged.
+  if (!finding.environment.empty()) mix(h, "environment:" + finding.environment);
   char out[17];
   std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
   return out;
@@ -52,8 +54,9 @@ std::string fingerprintOf(const Finding& finding) {
 
 bool reportOrder(const Finding& a, const Finding& b) {
   return std::tie(a.location.path, a.location.start.line, a.location.start.column, a.ruleId,
-                  a.message) < std::tie(b.location.path, b.location.start.line,
-                                        b.location.start.column, b.ruleId, b.message);
+                  a.message, a.environment) < std::tie(b.location.path, b.location.start.line,
+                                                       b.location.start.column, b.ruleId, b.message,
+                                                       b.environment);
 }
 
 }  // namespace pg::model

@@ -44,6 +44,8 @@ struct Finding {
   // What, besides the rule and the objects, tells this finding apart from its siblings (a
   // field path, a key); never a line number, so fingerprints survive edits elsewhere.
   std::string discriminator;
+  // The environment (`environments:` in the config) whose analysis found it; empty without.
+  std::string environment;
   std::string fingerprint;            // filled by the rule engine
   const Resource* subject = nullptr;  // for annotation suppressions; not reported
 };

@@ -82,4 +82,9 @@ std::string plural(std::size_t n, std::string_view word) {
   return out;
 }
 
+std::vector<const analysis::Analysis*> analysesOf(const ReportInput& input) {
+  if (!input.environments.empty()) return input.environments;
+  return {&input.analysis};
+}
+
 }  // namespace pg::report::detail

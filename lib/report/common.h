@@ -12,6 +12,7 @@
 #include "lib/analysis/analysis.h"
 #include "lib/model/finding.h"
 #include "lib/model/source.h"
+#include "lib/report/report.h"
 
 namespace pg::report::detail {
 
@@ -54,6 +55,9 @@ std::string position(const model::Location& at);
 // "\npath:line:column: note: message" each, as the text report prints them; with `paths`,
 // each path from the repository root.
 std::string relatedLines(const model::Finding& finding, const RepositoryPaths* paths = nullptr);
+
+// The analyses a report covers: each environment's, else the one analysis.
+std::vector<const analysis::Analysis*> analysesOf(const ReportInput& input);
 
 // `1 error`, `2 errors`.
 std::string plural(std::size_t n, std::string_view word);

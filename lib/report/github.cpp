@@ -84,6 +84,7 @@ void writeGithub(std::ostream& out, const ReportInput& input) {
     std::string title = finding.ruleId;
     if (auto rule = ruleIndex.find(finding.ruleId); rule != ruleIndex.end())
       title += " " + std::string(input.rules[rule->second].name);
+    if (!finding.environment.empty()) title += " (" + finding.environment + ")";
     out << "title=" << escape(title, true)
         << "::" << escape(finding.message + detail::relatedLines(finding, &paths), false) << '\n';
   }

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "lib/report/common.h"
 #include "lib/report/report.h"
 #include "lib/report/values.h"
 
@@ -22,14 +23,16 @@ Json findingJson(const model::Finding& f, const std::vector<model::RuleInfo>& ru
   std::string_view name;
   for (const model::RuleInfo& rule : rules)
     if (rule.id == f.ruleId) name = rule.name;
-  return {{"ruleId", f.ruleId},
-          {"ruleName", name},
-          {"severity", model::toString(f.severity)},
-          {"message", f.message},
-          {"location", locationJson(f.location)},
-          {"related", related},
-          {"objects", f.objects},
-          {"fingerprint", f.fingerprint}};
+  Json out = {{"ruleId", f.ruleId},
+              {"ruleName", name},
+              {"severity", model::toString(f.severity)},
+              {"message", f.message},
+              {"location", locationJson(f.location)},
+              {"related", related},
+              {"objects", f.objects},
+              {"fingerprint", f.fingerprint}};
+  if (!f.environment.empty()) out["environment"] = f.environment;
+  return out;
 }
 
 }  // namespace detail
@@ -41,16 +44,24 @@ void writeJson(std::ostream& out, const ReportInput& input) {
     ++counts[static_cast<int>(f.severity)];
     findings.push_back(detail::findingJson(f, input.rules));
   }
+  std::size_t files = 0, objects = 0;
+  std::vector<std::string> environments;
+  for (const analysis::Analysis* a : detail::analysesOf(input)) {
+    files += a->files.size();
+    objects += a->store.size();
+    if (!a->environment.empty()) environments.push_back(a->environment);
+  }
   nlohmann::ordered_json doc = {{"tool", {{"name", "policygraph"}, {"version", toolVersion()}}},
                                 {"summary",
-                                 {{"files", input.analysis.files.size()},
-                                  {"objects", input.analysis.store.size()},
+                                 {{"files", files},
+                                  {"objects", objects},
                                   {"errors", counts[2]},
                                   {"warnings", counts[1]},
                                   {"notes", counts[0]},
                                   {"suppressed", input.suppressed},
                                   {"baselined", input.baselined}}},
                                 {"findings", findings}};
+  if (!environments.empty()) doc["summary"]["environments"] = environments;
   // A file name that is not UTF-8 must not cost the whole report.
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }

@@ -156,9 +156,6 @@ struct Counts {
 }  // namespace
 
 void writeJunit(std::ostream& out, const ReportInput& input) {
-  std::map<std::string_view, std::vector<const model::Finding*>> findingsByRule;
-  for (const model::Finding& finding : input.findings)
-    findingsByRule[finding.ruleId].push_back(&finding);
   std::map<std::string_view, std::vector<const model::RuleInfo*>> rulesByFamily;
   for (const model::RuleInfo& rule : input.rules) rulesByFamily[rule.family].push_back(&rule);
   const auto& settings = input.analysis.config.rules;
@@ -171,44 +168,54 @@ void writeJunit(std::ostream& out, const ReportInput& input) {
   suites.append_attribute("name").set_value("policygraph");
   Counts total(suites);
 
-  for (const auto& [family, rules] : rulesByFamily) {
-    pugi::xml_node suite = suites.append_child("testsuite");
-    setAttribute(suite, "name", "policygraph." + std::string(family));
-    Counts counts(suite);
-    for (const model::RuleInfo* rule : rules) {
-      if (auto setting = settings.find(rule->id); setting != settings.end() && setting->second.off)
-        continue;
-      const std::string className =
-          "policygraph." + std::string(family) + "." + std::string(rule->id);
-      static const std::vector<const model::Finding*> kNone;
-      auto found = findingsByRule.find(rule->id);
-      const auto& findings = found == findingsByRule.end() ? kNone : found->second;
-      for (const TestCase& testCase : testCases(*rule, input.analysis, findings)) {
-        pugi::xml_node node = suite.append_child("testcase");
-        setAttribute(node, "classname", className);
-        setAttribute(node, "name", testCase.name);
-        // Errors fail the check, as DESIGN.md says; warnings and notes are reported beside it
-        // in <system-out>, so a JUnit viewer does not turn a passing run red.
-        std::string advisories;
-        for (const model::Finding* finding : testCase.findings) {
-          std::string text = detail::position(finding->location) + ": " + finding->message +
-                             detail::relatedLines(*finding);
-          if (finding->severity != model::Severity::Error) {
-            advisories += std::string(model::toString(finding->severity)) + ": " + text + "\n";
-            continue;
+  // With environments, each has its suites (`policygraph.<environment>.<family>`), checked
+  // against its own objects and holding its own findings.
+  for (const analysis::Analysis* analysis : detail::analysesOf(input)) {
+    const std::string prefix =
+        "policygraph." + (analysis->environment.empty() ? "" : analysis->environment + ".");
+    std::map<std::string_view, std::vector<const model::Finding*>> findingsByRule;
+    for (const model::Finding& finding : input.findings)
+      if (finding.environment == analysis->environment)
+        findingsByRule[finding.ruleId].push_back(&finding);
+    for (const auto& [family, rules] : rulesByFamily) {
+      pugi::xml_node suite = suites.append_child("testsuite");
+      setAttribute(suite, "name", prefix + std::string(family));
+      Counts counts(suite);
+      for (const model::RuleInfo* rule : rules) {
+        if (auto setting = settings.find(rule->id);
+            setting != settings.end() && setting->second.off)
+          continue;
+        const std::string className = prefix + std::string(family) + "." + std::string(rule->id);
+        static const std::vector<const model::Finding*> kNone;
+        auto found = findingsByRule.find(rule->id);
+        const auto& findings = found == findingsByRule.end() ? kNone : found->second;
+        for (const TestCase& testCase : testCases(*rule, *analysis, findings)) {
+          pugi::xml_node node = suite.append_child("testcase");
+          setAttribute(node, "classname", className);
+          setAttribute(node, "name", testCase.name);
+          // Errors fail the check, as DESIGN.md says; warnings and notes are reported beside it
+          // in <system-out>, so a JUnit viewer does not turn a passing run red.
+          std::string advisories;
+          for (const model::Finding* finding : testCase.findings) {
+            std::string text = detail::position(finding->location) + ": " + finding->message +
+                               detail::relatedLines(*finding);
+            if (finding->severity != model::Severity::Error) {
+              advisories += std::string(model::toString(finding->severity)) + ": " + text + "\n";
+              continue;
+            }
+            pugi::xml_node failure = node.append_child("failure");
+            setAttribute(failure, "message", finding->message);
+            setAttribute(failure, "type", model::toString(finding->severity));
+            failure.text().set(xmlText(text).c_str());
           }
-          pugi::xml_node failure = node.append_child("failure");
-          setAttribute(failure, "message", finding->message);
-          setAttribute(failure, "type", model::toString(finding->severity));
-          failure.text().set(xmlText(text).c_str());
+          if (!advisories.empty())
+            node.append_child("system-out").text().set(xmlText(advisories).c_str());
+          counts.add(testCase);
+          total.add(testCase);
         }
-        if (!advisories.empty())
-          node.append_child("system-out").text().set(xmlText(advisories).c_str());
-        counts.add(testCase);
-        total.add(testCase);
       }
+      counts.write();
     }
-    counts.write();
   }
   total.write();
   document.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);

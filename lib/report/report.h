@@ -24,6 +24,9 @@ struct ReportInput {
   const std::vector<model::RuleInfo>& rules;    // the whole catalogue, ordered by ID
   std::size_t suppressed = 0;
   std::size_t baselined = 0;
+  // With `environments:` in the config, each environment's analysis, in config order
+  // (`analysis` is the first); empty otherwise.
+  std::vector<const analysis::Analysis*> environments = {};
 };
 
 struct TextOptions {
@@ -43,6 +46,9 @@ void writeGithub(std::ostream& out, const ReportInput& input);
 // as YAML (DESIGN.md, "Output contracts").
 void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis);
 void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis);
+// With environments: every environment's items, each with `environment` first.
+void writeStatusJson(std::ostream& out, const std::vector<const analysis::Analysis*>& analyses);
+void writeStatusYaml(std::ostream& out, const std::vector<const analysis::Analysis*>& analyses);
 
 // `policygraph explain`: the effective policies on one object (policy::effectiveOn), as a
 // tree for the terminal, or the JSON/YAML document of DESIGN.md "Output contracts".

@@ -124,6 +124,7 @@ Json result(const model::Finding& finding, const std::map<std::string_view, std:
     }
     out["relatedLocations"] = std::move(related);
   }
+  if (!finding.environment.empty()) out["properties"] = {{"environment", finding.environment}};
   // The rule engine fills fingerprints; a finding made elsewhere still gets the same identity.
   out["partialFingerprints"] = {{kFingerprintKey, finding.fingerprint.empty()
                                                       ? model::fingerprintOf(finding)

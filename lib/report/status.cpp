@@ -148,17 +148,41 @@ Json statusItems(const analysis::Analysis& a) {
   return items;
 }
 
+// Environments: each one's items in turn, each item naming its environment (`environment`,
+// beside apiVersion and kind), since one object may be in several with another status.
+Json statusItems(const std::vector<const analysis::Analysis*>& analyses) {
+  if (analyses.size() == 1 && analyses.front()->environment.empty())
+    return statusItems(*analyses.front());
+  Json items = Json::array();
+  for (const analysis::Analysis* a : analyses) {
+    for (Json& item : statusItems(*a)) {
+      Json named = {{"environment", a->environment}};
+      for (auto& [key, value] : item.items()) named[key] = std::move(value);
+      items.push_back(std::move(named));
+    }
+  }
+  return items;
+}
+
 }  // namespace
 
-void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis) {
-  Json doc = {{"items", statusItems(analysis)}};
+void writeStatusJson(std::ostream& out, const std::vector<const analysis::Analysis*>& analyses) {
+  Json doc = {{"items", statusItems(analyses)}};
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
-void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis) {
+void writeStatusYaml(std::ostream& out, const std::vector<const analysis::Analysis*>& analyses) {
   yaml::Writer w;
-  detail::writeYamlValue(w, statusItems(analysis));
+  detail::writeYamlValue(w, statusItems(analyses));
   out << w.str();
+}
+
+void writeStatusJson(std::ostream& out, const analysis::Analysis& analysis) {
+  writeStatusJson(out, std::vector<const analysis::Analysis*>{&analysis});
+}
+
+void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis) {
+  writeStatusYaml(out, std::vector<const analysis::Analysis*>{&analysis});
 }
 
 }  // namespace pg::report

@@ -35,8 +35,9 @@ void writeFindingText(std::ostream& out, const model::Finding& f, bool color,
                       std::string_view indent) {
   const Palette& p = color ? kColor : kPlain;
   out << indent << p.bold << position(f.location) << ": " << p.reset << severityColor(p, f.severity)
-      << model::toString(f.severity) << ':' << p.reset << ' ' << p.bold << f.message << p.reset
-      << " [" << f.ruleId << ']' << '\n';
+      << model::toString(f.severity) << ':' << p.reset << ' ' << p.bold
+      << (f.environment.empty() ? "" : "[" + f.environment + "] ") << f.message << p.reset << " ["
+      << f.ruleId << ']' << '\n';
   for (const model::RelatedLocation& r : f.related)
     out << indent << "  " << p.dim << position(r.location) << ": note: " << r.message << p.reset
         << '\n';
@@ -95,9 +96,15 @@ void writeText(std::ostream& out, const ReportInput& input, const TextOptions& o
     if (!options.summary) detail::writeFindingText(out, f, options.color);
   }
   if (options.summary && !input.findings.empty()) writeRuleSummary(out, input, p);
-  const analysis::Analysis& a = input.analysis;
-  std::string where = "in " + detail::plural(a.files.size(), "file") + " (" +
-                      detail::plural(a.store.size(), "object") + ")";
+  std::size_t files = 0, objects = 0;
+  for (const analysis::Analysis* a : detail::analysesOf(input)) {
+    files += a->files.size();
+    objects += a->store.size();
+  }
+  std::string where =
+      "in " + detail::plural(files, "file") + " (" + detail::plural(objects, "object") + ")";
+  if (!input.environments.empty())
+    where += " in " + detail::plural(input.environments.size(), "environment");
   if (input.findings.empty()) {
     out << "no findings " << where;
   } else {

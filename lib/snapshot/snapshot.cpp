@@ -290,6 +290,7 @@ std::uint32_t codePoints(std::string_view s) {
 fs::path folderOf(const analysis::Analysis& a) {
   fs::path dir =
       a.config.snapshots.dir.empty() ? fs::path(kDefaultFolder) : fs::path(a.config.snapshots.dir);
+  if (!a.environment.empty()) dir /= a.environment;
   return (dir.is_absolute() ? dir : a.root / dir).lexically_normal();
 }
 

@@ -37,8 +37,9 @@ TEST_CASE("kustomize build output: findings point at the base file the object ca
   // The port the overlay's patch set is not what the base says: the finding stays on standard
   // input and names the file, and why it cannot point there.
   CHECK(has(r.out, "<stdin>:57:13: error: HTTPRoute/shop/orders rule 0: Port 9090 not found"));
-  CHECK(has(r.out, "(rendered from kustomize/base/route.yaml, where this field has another "
-                   "value: the build changed it (a patch or a transformer))"));
+  CHECK(has(r.out,
+            "(rendered from kustomize/base/route.yaml, where this field has another "
+            "value: the build changed it (a patch or a transformer))"));
   CHECK(has(r.out, "  kustomize/base/service.yaml:8:3: note: Service/shop/orders exposes"));
 
   Run json = run(kRepo, "lint --root . --format json -", rendered("production.yaml"));
@@ -88,8 +89,9 @@ TEST_CASE("kustomize build output without the original files: the origin is name
                  "      ref: v1.2.0\n");
   Run fromRemote = run(kRepo, "lint --root . -", remote);
   INFO(fromRemote.out);
-  CHECK(has(fromRemote.out, "(rendered from examples/route.yaml in "
-                            "https://github.com/example/shop@v1.2.0) [GW201]"));
+  CHECK(has(fromRemote.out,
+            "(rendered from examples/route.yaml in "
+            "https://github.com/example/shop@v1.2.0) [GW201]"));
 }
 
 TEST_CASE("helm template output: literal template lines are pointed at, filled-in ones named") {
@@ -97,8 +99,9 @@ TEST_CASE("helm template output: literal template lines are pointed at, filled-i
   CHECK(r.status == 1);
   INFO(r.out);
   // `sectionName: https` is written as is in the template: the finding points there.
-  CHECK(has(r.out, "charts/shop/templates/route.yaml:9:7: error: HTTPRoute/default/shop-checkout "
-                   "is not accepted"));
+  CHECK(has(r.out,
+            "charts/shop/templates/route.yaml:9:7: error: HTTPRoute/default/shop-checkout "
+            "is not accepted"));
   // The port comes from a value (`{{ .Values.backend.port }}`): no template line says 8080.
   CHECK(has(r.out, "<stdin>:32:17: error: HTTPRoute/default/shop-checkout rule 0: Port 8080"));
   CHECK(has(r.out, "(rendered from charts/shop/templates/route.yaml) [GW203]"));

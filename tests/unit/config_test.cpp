@@ -127,3 +127,36 @@ TEST_CASE("external: kind and name globs, optional namespace and group") {
   CHECK_THROWS_AS(parseConfig("external:\n  - {kind: Secret, name: x, labels: y}\n", "cfg.yaml"),
                   ConfigError);
 }
+
+TEST_CASE("environments: name, paths and shared folders; mistakes name the spot") {
+  Config c = parseConfig(
+      "environments:\n"
+      "  - name: production\n    paths: [clusters/production]\n    shared: [base, crds]\n"
+      "  - name: staging\n    paths: clusters/staging\n",
+      "c.yaml");
+  REQUIRE(c.environments.size() == 2);
+  CHECK(c.environments[0].name == "production");
+  CHECK(c.environments[0].paths == std::vector<std::string>{"clusters/production"});
+  CHECK(c.environments[0].shared == std::vector<std::string>{"base", "crds"});
+  CHECK(c.environments[1].paths == std::vector<std::string>{"clusters/staging"});
+  CHECK(c.environments[1].shared.empty());
+  auto error = [](const std::string& text) {
+    try {
+      parseConfig(text, "c.yaml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error("environments: production\n") ==
+        "c.yaml:1:15: environments must be a list of {name, paths, shared}");
+  CHECK(error("environments:\n  - paths: [a]\n") == "c.yaml:2:5: an environment needs a name");
+  CHECK(error("environments:\n  - name: a\n") ==
+        "c.yaml:2:5: environment a needs paths (its folders)");
+  CHECK(error("environments:\n  - name: a/b\n    paths: [a]\n") ==
+        "c.yaml:2:11: an environment's name names its snapshot folder: no / or \\");
+  CHECK(error("environments:\n  - name: a\n    paths: [a]\n  - name: a\n    paths: [b]\n") ==
+        "c.yaml:4:11: environment a is declared twice");
+  CHECK(error("environments:\n  - name: a\n    path: a\n") ==
+        "c.yaml:3:5: unknown environment field \"path\" (known: name, paths, shared)");
+}

@@ -1,0 +1,134 @@
+// `environments:` in the config: each environment analysed on its own in one run, and named
+// in every finding, format, status item and snapshot folder.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli/run.h"
+#include "tests/unit/test_folder.h"
+
+namespace {
+
+using pg::testing::run;
+using pg::testing::Run;
+using pg::testing::TestFolder;
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A base shared by two clusters; each cluster defines the route to the base's Gateway, and
+// staging names a listener the Gateway does not have.
+void writeRepository(const TestFolder& dir) {
+  dir.write(".policygraph.yaml",
+            "environments:\n"
+            "  - name: production\n    paths: [clusters/production]\n    shared: [base]\n"
+            "  - name: staging\n    paths: clusters/staging\n    shared: [base]\n");
+  dir.write("base/gateway.yaml",
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n"
+            "  name: eg\nspec:\n  controllerName: gateway.envoyproxy.io/gatewayclass-controller\n"
+            "---\napiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n"
+            "  name: public\n  namespace: shop\nspec:\n  gatewayClassName: eg\n  listeners:\n"
+            "    - name: http\n      protocol: HTTP\n      port: 80\n");
+  const std::string route =
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: orders\n"
+      "  namespace: shop\nspec:\n  parentRefs:\n    - name: public\n      sectionName: ";
+  dir.write("clusters/production/route.yaml", route + "http\n");
+  dir.write("clusters/staging/route.yaml", route + "https\n");
+}
+
+}  // namespace
+
+TEST_CASE("environments: each is analysed on its own, and named in every finding") {
+  TestFolder dir;
+  writeRepository(dir);
+  Run text = run(dir.path(), "lint");
+  INFO(text.out);
+  CHECK(text.status == 1);
+  // The same HTTPRoute in both clusters is no duplicate: each environment has one.
+  CHECK_FALSE(has(text.out, "IN110"));
+  CHECK(has(text.out,
+            "clusters/staging/route.yaml:9:7: error: [staging] HTTPRoute/shop/orders "
+            "is not accepted"));
+  CHECK_FALSE(has(text.out, "[production]"));
+  CHECK(has(text.out, "in 4 files (6 objects) in 2 environments"));
+
+  Run json = run(dir.path(), "lint --format json");
+  nlohmann::json report = nlohmann::json::parse(json.out);
+  REQUIRE(report["findings"].size() == 1);
+  CHECK(report["findings"][0]["environment"] == "staging");
+  CHECK(report["summary"]["environments"] == nlohmann::json::array({"production", "staging"}));
+
+  Run sarif = run(dir.path(), "lint --format sarif");
+  nlohmann::json log = nlohmann::json::parse(sarif.out);
+  const auto& result = log["runs"][0]["results"][0];
+  CHECK(result["properties"]["environment"] == "staging");
+  CHECK(result["partialFingerprints"].begin().value() == report["findings"][0]["fingerprint"]);
+
+  Run junit = run(dir.path(), "lint --format junit");
+  CHECK(has(junit.out, "<testsuite name=\"policygraph.production.gateway\""));
+  CHECK(has(junit.out, "<testsuite name=\"policygraph.staging.gateway\""));
+
+  Run github = run(dir.path(), "lint --format github");
+  CHECK(has(github.out, "title=GW201 route-not-accepted (staging)::"));
+
+  // A PATH on the command line analyses just it, as without environments.
+  Run one = run(dir.path(), "lint clusters/production base");
+  CHECK(one.status == 0);
+  CHECK_FALSE(has(one.out, "environment"));
+}
+
+TEST_CASE("environments: the fingerprint of a finding differs between environments") {
+  TestFolder dir;
+  writeRepository(dir);
+  dir.write("clusters/production/route.yaml",
+            pg::testing::readAll(dir.path() / "clusters/staging/route.yaml"));
+  nlohmann::json report = nlohmann::json::parse(run(dir.path(), "lint --format json").out);
+  REQUIRE(report["findings"].size() == 2);
+  CHECK(report["findings"][0]["environment"] == "production");
+  CHECK(report["findings"][1]["environment"] == "staging");
+  CHECK(report["findings"][0]["fingerprint"] != report["findings"][1]["fingerprint"]);
+}
+
+TEST_CASE("environments: status items and snapshot folders per environment") {
+  TestFolder dir;
+  writeRepository(dir);
+  Run status = run(dir.path(), "status --format json");
+  nlohmann::json items = nlohmann::json::parse(status.out)["items"];
+  int production = 0, staging = 0;
+  for (const auto& item : items) {
+    REQUIRE(item.contains("environment"));
+    if (item["kind"] != "HTTPRoute") continue;
+    const auto& accepted = item["status"]["parents"][0]["conditions"][0];
+    if (item["environment"] == "production") {
+      ++production;
+      CHECK(accepted["status"] == "True");
+    } else {
+      ++staging;
+      CHECK(accepted["status"] == "False");
+    }
+  }
+  CHECK(production == 1);
+  CHECK(staging == 1);
+  CHECK(status.out.find("\"environment\"") < status.out.find("\"apiVersion\""));
+
+  dir.write("base/policy.yaml",
+            "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata:\n"
+            "  name: public\n  namespace: shop\nspec:\n  targetRefs:\n"
+            "    - group: gateway.networking.k8s.io\n      kind: Gateway\n      name: public\n"
+            "  timeout:\n    http:\n      requestReceivedTimeout: 10s\n");
+  Run update = run(dir.path(), "snapshot --update");
+  INFO(update.out);
+  CHECK(update.status == 0);
+  CHECK(has(update.out, "in .policygraph/snapshots/production"));
+  CHECK(has(update.out, "in .policygraph/snapshots/staging"));
+  CHECK(std::filesystem::is_directory(dir.path() / ".policygraph/snapshots/production"));
+  CHECK(std::filesystem::is_directory(dir.path() / ".policygraph/snapshots/staging"));
+  CHECK(run(dir.path(), "snapshot --check").status == 1);  // staging's GW201, no drift
+  std::filesystem::remove_all(dir.path() / ".policygraph/snapshots/staging");
+  Run drift = run(dir.path(), "snapshot --check");
+  CHECK(has(drift.out, "[staging]"));
+  CHECK(has(drift.out, "SN703"));
+}
