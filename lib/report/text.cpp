@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "lib/report/common.h"
 #include "lib/report/report.h"
@@ -97,9 +99,14 @@ void writeText(std::ostream& out, const ReportInput& input, const TextOptions& o
   }
   if (options.summary && !input.findings.empty()) writeRuleSummary(out, input, p);
   std::size_t files = 0, objects = 0;
+  std::vector<load::SkippedFile> skipped;
+  std::set<std::string_view> skippedPaths;
   for (const analysis::Analysis* a : detail::analysesOf(input)) {
     files += a->files.size();
     objects += a->store.size();
+    // A folder shared by several environments is skipped in each: count its files once.
+    for (const load::SkippedFile& f : a->skipped)
+      if (skippedPaths.insert(f.path).second) skipped.push_back(f);
   }
   std::string where =
       "in " + detail::plural(files, "file") + " (" + detail::plural(objects, "object") + ")";
@@ -113,9 +120,9 @@ void writeText(std::ostream& out, const ReportInput& input, const TextOptions& o
         << detail::plural(counts[1], "warning") << p.reset << ", "
         << detail::plural(counts[0], "note") << ' ' << where;
   }
-  if (!a.skipped.empty())
-    out << "; " << detail::plural(a.skipped.size(), "file") << " skipped, not manifests ("
-        << load::skippedSummary(a.skipped) << ")";
+  if (!skipped.empty())
+    out << "; " << detail::plural(skipped.size(), "file") << " skipped, not manifests ("
+        << load::skippedSummary(skipped) << ")";
   if (input.suppressed) out << "; " << input.suppressed << " suppressed";
   if (input.baselined) out << "; " << input.baselined << " in the baseline";
   out << '\n';
