@@ -10,6 +10,7 @@
 #include "lib/cel/context.h"
 #include "lib/cel/heap.h"
 #include "lib/cel/k8s_types.h"
+#include "lib/model/duration.h"
 
 namespace pg::cel::detail {
 
@@ -394,50 +395,12 @@ Value listFunction(Context& ctx, Fn fn, const Value& list, std::string_view name
   }
 }
 
-// A Go duration string: "300ms", "-1.5h", "2h45m", "0".
+// A Go duration string ("300ms", "-1.5h", "2h45m", "0") in nanoseconds, within int64.
 std::optional<std::int64_t> parseDuration(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  bool negative = false;
-  if (s[0] == '-' || s[0] == '+') {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") return 0;
-  if (s.empty()) return std::nullopt;
-  double total = 0;
-  while (!s.empty()) {
-    std::size_t i = 0;
-    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-    if (i == 0) return std::nullopt;
-    double number = 0;
-    std::string digits(s.substr(0, i));
-    auto r = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-    if (r.ec != std::errc() || r.ptr != digits.data() + digits.size()) return std::nullopt;
-    s.remove_prefix(i);
-    std::size_t u = 0;
-    while (u < s.size() && !std::isdigit(static_cast<unsigned char>(s[u])) && s[u] != '.') ++u;
-    std::string_view unit = s.substr(0, u);
-    s.remove_prefix(u);
-    double scale;
-    if (unit == "ns")
-      scale = 1;
-    else if (unit == "us" || unit == "\u00b5s" || unit == "\u03bcs")
-      scale = 1e3;
-    else if (unit == "ms")
-      scale = 1e6;
-    else if (unit == "s")
-      scale = 1e9;
-    else if (unit == "m")
-      scale = 60e9;
-    else if (unit == "h")
-      scale = 3600e9;
-    else
-      return std::nullopt;
-    total += number * scale;
-  }
-  if (total >= 9.2233720368547758e18) return std::nullopt;
-  auto ns = static_cast<std::int64_t>(total);
-  return negative ? -ns : ns;
+  std::optional<long double> total = model::parseGoDuration(s);
+  if (!total || *total >= 9.2233720368547758e18L || *total <= -9.2233720368547758e18L)
+    return std::nullopt;
+  return static_cast<std::int64_t>(*total);
 }
 
 // RFC 3339: "2006-01-02T15:04:05Z", fractions and offsets allowed.

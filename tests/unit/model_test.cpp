@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lib/load/loader.h"
+#include "lib/model/duration.h"
 #include "lib/model/parallel.h"
 #include "lib/model/selector.h"
 #include "lib/model/shared_list.h"
@@ -241,4 +242,20 @@ TEST_CASE("SharedList: copies share items; edit copies only the item it changes"
   b.clear();
   CHECK(b.empty());
   CHECK(a.size() == 3);
+}
+
+TEST_CASE("parseGoDuration reads durations as Go's time.ParseDuration does") {
+  using pg::model::parseGoDuration;
+  CHECK(*parseGoDuration("0") == 0.0L);
+  CHECK(*parseGoDuration("-0") == 0.0L);
+  CHECK(*parseGoDuration("300ms") == 300e6L);
+  CHECK(*parseGoDuration("2h45m") == (2 * 3600 + 45 * 60) * 1e9L);
+  CHECK(*parseGoDuration("-1.5h") == -1.5L * 3600e9L);
+  CHECK(*parseGoDuration("+.5s") == 0.5e9L);
+  CHECK(*parseGoDuration("1.s") == 1e9L);
+  CHECK(*parseGoDuration("3\u00b5s") == 3e3L);
+  CHECK(*parseGoDuration("3\u03bcs") == 3e3L);
+  CHECK(*parseGoDuration("1h1m1s1ms1us1ns") == 3661001001001.0L);
+  for (const char* bad : {"", "-", "s", "10", "1x", "1.2.3s", ".s", "1 s", "1s-2s"})
+    CHECK_MESSAGE(!parseGoDuration(bad), bad);
 }

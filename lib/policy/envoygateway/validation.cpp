@@ -12,6 +12,7 @@
 
 #include "lib/graph/topology.h"
 #include "lib/model/cidr.h"
+#include "lib/model/duration.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 
 namespace pg::policy::envoygateway {
@@ -33,50 +34,8 @@ std::string capitalized(std::string_view word) {
 // Go's time.ParseDuration, which the translator uses for every duration field: a sequence of
 // decimal numbers with a unit each (ns, us, µs, ms, s, m, h), or "0". Returns nanoseconds.
 std::optional<double> parseDuration(std::string_view text) {
-  if (text == "0") return 0.0;
-  std::string_view s = text;
-  bool negative = false;
-  if (!s.empty() && (s.front() == '-' || s.front() == '+')) {
-    negative = s.front() == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) return std::nullopt;
-  double total = 0;
-  while (!s.empty()) {
-    std::size_t digits = 0;
-    bool seenDigit = false;
-    while (digits < s.size() &&
-           (std::isdigit(static_cast<unsigned char>(s[digits])) || s[digits] == '.')) {
-      seenDigit = seenDigit || s[digits] != '.';
-      ++digits;
-    }
-    if (!seenDigit) return std::nullopt;
-    double number = std::stod(std::string(s.substr(0, digits)));
-    s.remove_prefix(digits);
-    std::size_t unitLength = 0;
-    while (unitLength < s.size() && !std::isdigit(static_cast<unsigned char>(s[unitLength])) &&
-           s[unitLength] != '.')
-      ++unitLength;
-    std::string_view unit = s.substr(0, unitLength);
-    s.remove_prefix(unitLength);
-    double scale = 0;
-    if (unit == "ns")
-      scale = 1;
-    else if (unit == "us" || unit == "\u00b5s" || unit == "\u03bcs")
-      scale = 1e3;
-    else if (unit == "ms")
-      scale = 1e6;
-    else if (unit == "s")
-      scale = 1e9;
-    else if (unit == "m")
-      scale = 60e9;
-    else if (unit == "h")
-      scale = 3600e9;
-    else
-      return std::nullopt;
-    total += number * scale;
-  }
-  return negative ? -total : total;
+  std::optional<long double> total = model::parseGoDuration(text);
+  return total ? std::optional<double>(static_cast<double>(*total)) : std::nullopt;
 }
 
 // Field names the Envoy Gateway API gives its durations.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "lib/model/duration.h"
 namespace pg::policy::kuma {
 
 const Conf* Conf::find(std::string_view key) const {
@@ -170,42 +171,9 @@ std::string canonicalText(const Conf& c) {
 }
 
 std::optional<std::string> goDuration(std::string_view text) {
-  // Go's time.ParseDuration: an optional sign, then decimal numbers each with a unit.
-  static constexpr std::array<std::pair<std::string_view, double>, 7> kUnits{{
-      {"ns", 1.0},
-      {"us", 1e3},
-      {"\xC2\xB5s", 1e3},
-      {"ms", 1e6},
-      {"s", 1e9},
-      {"m", 60e9},
-      {"h", 3600e9},
-  }};
-  std::string_view s = text;
-  bool negative = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") return std::string("0s");
-  if (s.empty()) return std::nullopt;
-  long double total = 0;
-  while (!s.empty()) {
-    std::size_t i = 0;
-    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-    if (i == 0) return std::nullopt;
-    std::string number(s.substr(0, i));
-    if (std::count(number.begin(), number.end(), '.') > 1 || number == ".") return std::nullopt;
-    s.remove_prefix(i);
-    std::size_t u = 0;
-    while (u < s.size() && !std::isdigit(static_cast<unsigned char>(s[u])) && s[u] != '.') ++u;
-    std::string_view unit = s.substr(0, u);
-    s.remove_prefix(u);
-    auto it =
-        std::find_if(kUnits.begin(), kUnits.end(), [&](const auto& p) { return p.first == unit; });
-    if (it == kUnits.end()) return std::nullopt;
-    total += std::stold(number) * it->second;
-  }
-  auto ns = static_cast<std::int64_t>(std::llround(static_cast<double>(total)));
+  std::optional<long double> total = model::parseGoDuration(text);
+  if (!total) return std::nullopt;
+  auto ns = static_cast<std::int64_t>(std::llround(static_cast<double>(*total)));
   // Go's Duration.String().
   if (ns == 0) return std::string("0s");
   std::uint64_t u = static_cast<std::uint64_t>(ns < 0 ? -ns : ns);
@@ -236,7 +204,7 @@ std::optional<std::string> goDuration(std::string_view text) {
     if (hours || minutes) out += std::to_string(minutes) + "m";
     out += fraction(secondsNs, 9) + "s";
   }
-  if (negative || ns < 0) out.insert(0, "-");
+  if (ns < 0) out.insert(0, "-");
   return out;
 }
 
