@@ -160,10 +160,6 @@ class Compiler {
   std::unordered_map<std::uint32_t, const Node*> seen_;
 };
 
-struct CompiledKind : KindSchema {
-  std::deque<Node> nodes;
-};
-
 }  // namespace
 
 std::unique_ptr<KindSchema> compileCrd(yaml::NodeRef crd, std::string origin) {
@@ -173,7 +169,7 @@ std::unique_ptr<KindSchema> compileCrd(yaml::NodeRef crd, std::string origin) {
   std::string_view kind = spec.get("names").get("kind").str();
   yaml::NodeRef versions = spec.get("versions");
   if (kind.empty() || !versions.isSequence() || versions.size() == 0) return nullptr;
-  auto out = std::make_unique<CompiledKind>();
+  auto out = std::make_unique<KindSchema>();
   out->group = group;
   out->kind = kind;
   out->origin = std::move(origin);
