@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "lib/model/parallel.h"
+#include "lib/model/quote.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::schema {
@@ -78,19 +79,8 @@ bool isNumber(yaml::NodeRef n) {
 std::string quoted(yaml::NodeRef n) {
   if (n.isMapping()) return "\"object\"";
   if (n.isSequence()) return "\"array\"";
-  std::string out;
   if (!n.isString()) return std::string(n.str());
-  out += '"';
-  for (char c : n.str()) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  out += '"';
-  return out;
+  return model::quoted(n.str());
 }
 
 std::size_t characters(std::string_view s) {
