@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "lib/graph/namespace_labels.h"
+
 namespace pg::graph {
 
 namespace {
@@ -414,8 +416,12 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     model::LabelSelector::Error error;
     auto selector = model::LabelSelector::parse(allowed.get("selector"), &error);
     const model::Resource* namespaceObject = store.find("", "Namespace", "", r.namespace_);
+    // As for routes: a Namespace not in the input has, as far as we know, only the label the
+    // API server gives every Namespace; a selector on others is assumed to admit.
     admitted = selector &&
-               selector->matches(namespaceObject ? namespaceObject->labels() : yaml::NodeRef());
+               (listenerSetAdmissionAssumed(set, store) ||
+                selector->matches(namespaceObject ? namespaceObject->labels() : yaml::NodeRef(),
+                                  kNamespaceNameLabel, r.namespace_));
   }
   if (!admitted) {
     // A ListenerSet the Gateway does not take has no listeners on it at all.
@@ -445,6 +451,17 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     set.conditions.push_back(
         makeCondition("Programmed", true, "Programmed", "All listeners are programmed"));
   }
+}
+
+bool listenerSetAdmissionAssumed(const Gateway& set, const model::Store& store) {
+  if (!set.parent || !set.isListenerSet() || !set.parent->resource) return false;
+  const model::Resource& r = *set.resource;
+  yaml::NodeRef allowed = set.parent->resource->spec().get("allowedListeners").get("namespaces");
+  if (allowed.get("from").str() != "Selector") return false;
+  if (store.find("", "Namespace", "", r.namespace_)) return false;
+  model::LabelSelector::Error error;
+  auto selector = model::LabelSelector::parse(allowed.get("selector"), &error);
+  return selector && selectsOnUnknownLabels(*selector);
 }
 
 }  // namespace pg::graph

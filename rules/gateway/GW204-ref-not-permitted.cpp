@@ -48,7 +48,7 @@ void checkCertificates(Context& ctx) {
                                    std::string(owner.namespace_) + " to refer to it";
     model::Finding& f = reportListener(
         ctx, l, certificateLocation(l, "namespace"),
-        describeListener(l) + ": " + resolved->message +
+        describeListener(l) + " may not use its certificate (" + resolved->message + ")" +
             ": the listener has no usable certificate and is not programmed; " + advice);
     if (ref) relateGrants(ctx.store(), toNamespace, f);
   });

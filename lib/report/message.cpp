@@ -1,0 +1,71 @@
+#include "lib/report/message.h"
+
+namespace pg::report {
+
+namespace {
+
+// A lead shorter than this names what is at fault without saying what is wrong.
+constexpr std::size_t kShortestLead = 40;
+
+}  // namespace
+
+std::size_t leadLength(std::string_view message) {
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i + 1 < message.size(); ++i) {
+    const char c = message[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    switch (c) {
+      case '"':
+      case '`':
+        quote = c;
+        break;
+      case '(':
+      case '[':
+      case '{':
+        ++depth;
+        break;
+      case ')':
+      case ']':
+      case '}':
+        depth = depth > 0 ? depth - 1 : 0;
+        break;
+      case ':':
+      case ';':
+      case '.': {
+        if (depth > 0 || message[i + 1] != ' ') break;
+        const std::string_view before = message.substr(0, i);
+        // "e.g. " and "i.e. " continue the sentence.
+        if (c == '.' && (before.ends_with("e.g") || before.ends_with("i.e"))) break;
+        // What comes before is the subject, not yet what is wrong with it: a field path
+        // (`spec.port: Invalid value`) or a short name (`HTTPRoute/shop/web rule 0: ...`).
+        if (before.size() < kShortestLead || before.find(' ') == std::string_view::npos) break;
+        return i;
+      }
+      default:
+        break;
+    }
+  }
+  return message.size();
+}
+
+MessageParts splitMessage(std::string_view message) {
+  const std::size_t end = leadLength(message);
+  if (end >= message.size()) return {std::string(message), {}};
+  std::string_view detail = message.substr(end + 1);
+  while (!detail.empty() && detail.front() == ' ') detail.remove_prefix(1);
+  MessageParts parts{std::string(message.substr(0, end)), {}};
+  constexpr std::string_view kRenderedFrom = " (rendered from ";
+  if (const std::size_t origin = detail.rfind(kRenderedFrom);
+      origin != std::string_view::npos && detail.ends_with(')')) {
+    parts.lead += detail.substr(origin);
+    detail = detail.substr(0, origin);
+  }
+  parts.detail = std::string(detail);
+  return parts;
+}
+
+}  // namespace pg::report
