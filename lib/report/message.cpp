@@ -7,11 +7,19 @@ namespace {
 // A lead shorter than this names what is at fault without saying what is wrong.
 constexpr std::size_t kShortestLead = 40;
 
+// The reasons of the API server's field errors that the offending value follows.
+bool isValueReason(std::string_view before) {
+  for (std::string_view reason : {"Invalid value", "Unsupported value", "Duplicate value"})
+    if (before.ends_with(reason)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::size_t leadLength(std::string_view message) {
   int depth = 0;
   char quote = 0;
+  bool afterValue = false;
   for (std::size_t i = 0; i + 1 < message.size(); ++i) {
     const char c = message[i];
     if (quote) {
@@ -42,6 +50,20 @@ std::size_t leadLength(std::string_view message) {
         if (c == '.' && (before.ends_with("e.g") || before.ends_with("i.e"))) break;
         // What comes before is the subject, not yet what is wrong with it: a field path
         // (`spec.port: Invalid value`) or a short name (`HTTPRoute/shop/web rule 0: ...`).
+        // A suggestion is part of what is wrong: `unknown field "x": did you mean "y"?`.
+        if (c == ':' && message.substr(i + 2).starts_with("did you mean ")) {
+          if (const std::size_t q = message.find("? ", i); q != std::string_view::npos)
+            return q + 1;
+        }
+        if (afterValue) return i;  // the value ends the lead, however short
+        // "<field>: Required value" says what is wrong, however short.
+        if (c == ':' && before.ends_with(": Required value")) return i;
+        // The API server's "<field>: Invalid value: <value>: <why>": the value belongs to
+        // what is wrong.
+        if (c == ':' && isValueReason(before)) {
+          afterValue = true;
+          break;
+        }
         if (before.size() < kShortestLead || before.find(' ') == std::string_view::npos) break;
         return i;
       }

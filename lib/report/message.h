@@ -2,7 +2,9 @@
 // then the detail (why, what to do, context). Rules write one message with the lead first;
 // the lead ends at the first ": ", "; " or ". " outside brackets, quotes and backticks that
 // follows at least 40 characters with a space among them (before that, the text names the
-// subject: a field path, an object and its rule).
+// subject: a field path, an object and its rule), except that the value after the API server's
+// "Invalid value", "Unsupported value" or "Duplicate value" stays in the lead, as does a
+// "did you mean ...?" suggestion, and "<field>: Required value" is a lead however short.
 // Text shows the lead (with --verbose the detail below it), JSON both, SARIF, JUnit and
 // GitHub annotations the whole message, whose first clause is the lead.
 #pragma once

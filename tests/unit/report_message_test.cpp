@@ -26,8 +26,25 @@ TEST_CASE("Messages: the lead ends at the first ': ', '; ' or '. ' after the sub
   CHECK(lead("Namespace shop is not in the input, so its labels are unknown. Add it") ==
         "Namespace shop is not in the input, so its labels are unknown");
   // A field path or a short name before the first colon is the subject, not the problem.
+  // The API server's field errors keep the offending value in the lead.
   CHECK(lead("spec.rules[0].backendRefs[0].port: Invalid value: 0: must be at least 1") ==
-        "spec.rules[0].backendRefs[0].port: Invalid value");
+        "spec.rules[0].backendRefs[0].port: Invalid value: 0");
+  CHECK(lead("spec.rules[0].matches[0].path.type: Unsupported value: \"Prefixx\": supported "
+             "values: \"Exact\"") ==
+        "spec.rules[0].matches[0].path.type: Unsupported value: \"Prefixx\"");
+  CHECK(lead("spec.rules[0].filters[0].requestHeaderModifier.remove[1]: Duplicate value: "
+             "\"x-a\": the API server refuses the object") ==
+        "spec.rules[0].filters[0].requestHeaderModifier.remove[1]: Duplicate value: \"x-a\"");
+  CHECK(lead("unknown field \"spec.podSelectr\": did you mean \"podSelector\"? The API "
+             "server refuses the object: rename it") ==
+        "unknown field \"spec.podSelectr\": did you mean \"podSelector\"?");
+  CHECK(detail("unknown field \"spec.podSelectr\": did you mean \"podSelector\"? The API "
+               "server refuses the object: rename it") ==
+        "The API server refuses the object: rename it");
+  CHECK(lead("data.pw: Invalid value: \"x\": data.pw in body must be of type byte") ==
+        "data.pw: Invalid value: \"x\"");
+  CHECK(lead("spec.listeners[0].name: Required value: the API server refuses the object") ==
+        "spec.listeners[0].name: Required value");
   CHECK(lead("HTTPRoute/shop/orders rule 0: Service shop/orders not found: traffic is lost") ==
         "HTTPRoute/shop/orders rule 0: Service shop/orders not found");
   // Separators inside brackets and quotes, after "e.g", and without a space do not end it.
