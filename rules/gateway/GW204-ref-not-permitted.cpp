@@ -40,6 +40,15 @@ void checkCertificates(Context& ctx) {
     const graph::Condition* resolved = findCondition(l.conditions, "ResolvedRefs");
     if (!resolved || resolved->status != "False" || resolved->reason != "RefNotPermitted") return;
     const model::Resource& owner = *l.gateway->resource;
+    if (caCertificateProblem(l, resolved->reason)) {
+      reportListener(ctx, l, caCertificateLocation(l),
+                     describeListener(l) + ": " + resolved->message +
+                         ": the listener cannot validate client certificates and is not "
+                         "programmed; add a ReferenceGrant in the CA certificate's namespace "
+                         "that permits " + std::string(owner.kind) + "s of namespace " +
+                         std::string(owner.namespace_) + " to refer to it");
+      return;
+    }
     yaml::NodeRef ref = soleCertificateRef(l);
     std::string_view toNamespace = ref.get("namespace").str();
     std::string advice = ref ? grantAdvice(toNamespace, owner, "", "Secret", ref.get("name").str())
