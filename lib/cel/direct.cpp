@@ -100,9 +100,8 @@ class Direct {
         if (n.optional) return {};
         D base = eval(*n.children[0]);
         if (base.kind != D::Map) return {};
-        Source::Ref f = source_.field(base.ref, n.name);
-        if (source_.shape(f) == Source::Shape::Absent) return {};  // no such key: an error
-        return fromSource(f);
+        // An absent field (no such key: an error) is undecided, as any other shape not read here.
+        return fromSource(source_.field(base.ref, n.name));
       }
       case NodeKind::Has: {
         D base = eval(*n.children[0]);
@@ -120,11 +119,8 @@ class Direct {
             return {};
           return fromSource(source_.item(base.ref, static_cast<std::size_t>(key.i)));
         }
-        if (base.kind == D::Map && key.kind == D::String) {
-          Source::Ref f = source_.field(base.ref, key.s);
-          if (source_.shape(f) == Source::Shape::Absent) return {};
-          return fromSource(f);
-        }
+        if (base.kind == D::Map && key.kind == D::String)
+          return fromSource(source_.field(base.ref, key.s));
         return {};
       }
       case NodeKind::Not: {

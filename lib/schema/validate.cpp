@@ -284,14 +284,10 @@ class TreeSource final : public cel::Source {
   Ref field(Ref map, std::string_view name) const override {
     yaml::NodeRef v = node(map).get(name);
     const Node* s = schema(map);
-    const Node* child = nullptr;
-    if (s) {
-      child = s->property(name);
-      if (!child) child = s->additionalProperties;
-    }
-    if ((!v || prunedNull(v)) && child && child->defaultValue && s->property(name))
-      return ref(child->defaultValue, child);
-    return v ? ref(v, child) : Ref{};
+    const Node* property = s ? s->property(name) : nullptr;
+    if ((!v || prunedNull(v)) && property && property->defaultValue)
+      return ref(property->defaultValue, property);
+    return v ? ref(v, property ? property : s ? s->additionalProperties : nullptr) : Ref{};
   }
   bool size(Ref list, std::size_t& n) const override {
     yaml::NodeRef v = node(list);
