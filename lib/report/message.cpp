@@ -20,6 +20,7 @@ std::size_t leadLength(std::string_view message) {
   int depth = 0;
   char quote = 0;
   bool afterValue = false;
+  bool afterStandIn = false;
   for (std::size_t i = 0; i + 1 < message.size(); ++i) {
     const char c = message[i];
     if (quote) {
@@ -55,7 +56,15 @@ std::size_t leadLength(std::string_view message) {
           if (const std::size_t q = message.find("? ", i); q != std::string_view::npos)
             return q + 1;
         }
-        if (afterValue) return i;  // the value ends the lead, however short
+        if (afterValue) {
+          // The value ends the lead, however short; but "object" and "array" only stand in
+          // for a value (a CEL rule's failure), and the message after them says what is wrong.
+          if (!before.ends_with(": \"object\"") && !before.ends_with(": \"array\"")) return i;
+          afterValue = false;
+          afterStandIn = true;
+          break;
+        }
+        if (afterStandIn) return i;
         // "<field>: Required value" says what is wrong, however short.
         if (c == ':' && before.ends_with(": Required value")) return i;
         // The API server's "<field>: Invalid value: <value>: <why>": the value belongs to

@@ -43,6 +43,10 @@ TEST_CASE("Messages: the lead ends at the first ': ', '; ' or '. ' after the sub
         "The API server refuses the object: rename it");
   CHECK(lead("data.pw: Invalid value: \"x\": data.pw in body must be of type byte") ==
         "data.pw: Invalid value: \"x\"");
+  // A CEL rule's failure stands "object" or "array" in for the value: its message is the lead.
+  CHECK(lead("spec.rules[0].matches[0].path: Invalid value: \"object\": value must be an "
+             "absolute path: the API server refuses the object") ==
+        "spec.rules[0].matches[0].path: Invalid value: \"object\": value must be an absolute path");
   CHECK(lead("spec.listeners[0].name: Required value: the API server refuses the object") ==
         "spec.listeners[0].name: Required value");
   CHECK(lead("HTTPRoute/shop/orders rule 0: Service shop/orders not found: traffic is lost") ==
