@@ -117,9 +117,10 @@ struct Node {
   NodeKind kind = NodeKind::Literal;
   std::size_t offset = 0;  // byte offset in the source, for messages
   int height = 1;
-  Value value;        // Literal; Ident of kind Type: the type value
-  std::string name;   // Ident, Select, Has, Call (as written), Comprehension's variable
-  std::string name2;  // Comprehension's second variable, if any
+  Value value;               // Literal; Ident of kind Type: the type value
+  std::string name;          // Ident, Select, Has, Call (as written), Comprehension's variable
+  std::uint32_t nameId = 0;  // Select, Has: fieldId(name), the same for one name everywhere
+  std::string name2;         // Comprehension's second variable, if any
   IdentKind ident = IdentKind::Var;
   int slot = 0;           // Ident Var; Comprehension: its first variable's slot
   bool optional = false;  // Select `.?`, Index `[?`
@@ -136,6 +137,10 @@ struct Access {
   static const Node& root(const Program& p) { return *p.root_; }
   static bool compiled(const Program& p) { return p.root_ != nullptr; }
 };
+
+// A small number standing for a field name, the same in every program of the process (so
+// that what one rule read can be reused by another); never 0.
+std::uint32_t fieldId(std::string_view name);
 
 // The function a call names: by its name (qualified names such as "optional.of" included),
 // whether it has a receiver and its number of arguments (receiver excluded). Nothing when no

@@ -4,6 +4,8 @@
 // eval.cpp would; anything else (an error, a mixed-type comparison, an unsupported node) is
 // left to evaluate(), which the caller then runs.
 
+#include "lib/cel/direct.h"
+
 #include <re2/re2.h>
 
 #include <array>
@@ -19,6 +21,63 @@ using detail::IdentKind;
 using detail::Macro;
 using detail::Node;
 using detail::NodeKind;
+
+namespace detail {
+
+// A value on the direct path: a scalar, or a list or map still in the source. Absent (a
+// field that is not there) and Undecided (anything else not read here) decide nothing.
+struct DirectValue {
+  enum Kind : std::uint8_t { Undecided, Absent, Bool, Int, String, List, Map } kind = Undecided;
+  bool b = false;
+  std::int64_t i = 0;  // Int
+  std::string_view s;  // String
+  Source::Ref ref;     // List, Map
+};
+
+}  // namespace detail
+
+struct DirectMemo::Impl {
+  static constexpr std::uint32_t kSizeKey = 0;  // fieldId() is never 0
+  struct Entry {
+    const void* a = nullptr;
+    const void* b = nullptr;
+    std::uint32_t i = 0;
+    std::uint32_t key = 0;
+    std::uint32_t generation = 0;
+    detail::DirectValue value;
+  };
+  std::array<Entry, 512> entries{};
+  std::uint32_t generation = 1;
+  std::array<detail::DirectValue, 16> slots{};  // Direct's comprehension variables
+
+  Entry& slot(const Source::Ref& r, std::uint32_t key) {
+    auto h = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.a) >> 4) ^
+             (r.i * 0x9E3779B1U) ^ (key * 0x85EBCA6BU);
+    h ^= h >> 15;
+    return entries[h & (entries.size() - 1)];
+  }
+  bool holds(const Entry& e, const Source::Ref& r, std::uint32_t key) const {
+    return e.generation == generation && e.key == key && e.i == r.i && e.a == r.a && e.b == r.b;
+  }
+  void store(Entry& e, const Source::Ref& r, std::uint32_t key, const detail::DirectValue& v) {
+    e.a = r.a;
+    e.b = r.b;
+    e.i = r.i;
+    e.key = key;
+    e.generation = generation;
+    e.value = v;
+  }
+};
+
+DirectMemo::DirectMemo() : impl_(std::make_unique<Impl>()) {}
+DirectMemo::~DirectMemo() = default;
+
+void DirectMemo::clear() {
+  if (++impl_->generation == 0) {
+    for (Impl::Entry& e : impl_->entries) e.generation = 0;
+    impl_->generation = 1;
+  }
+}
 
 namespace {
 
@@ -74,18 +133,12 @@ bool supported(const Node& n) {
 
 constexpr std::size_t kSlots = 16;
 
-// A value on the direct path: a scalar, or a list or map still in the source.
-struct D {
-  enum Kind : std::uint8_t { Undecided, Bool, Int, String, List, Map } kind = Undecided;
-  bool b = false;
-  std::int64_t i = 0;
-  std::string_view s;
-  Source::Ref ref;
-};
+using D = detail::DirectValue;
 
 class Direct {
  public:
-  Direct(const Source& source, Source::Ref self) : source_(source), self_(self) {}
+  Direct(const Source& source, Source::Ref self, DirectMemo::Impl* memo, D* slots)
+      : source_(source), self_(self), memo_(memo), slots_(slots) {}
 
   D eval(const Node& n) {
     if (++steps_ > kDefaultCostLimit) return {};
@@ -93,20 +146,26 @@ class Direct {
       case NodeKind::Literal:
         return literal(n.value);
       case NodeKind::Ident:
-        if (n.ident == IdentKind::Self) return fromSource(self_);
+        if (n.ident == IdentKind::Self) {
+          if (!haveSelf_) {
+            selfValue_ = fromSource(self_);
+            haveSelf_ = true;
+          }
+          return selfValue_;
+        }
         if (n.ident != IdentKind::Var || static_cast<std::size_t>(n.slot) >= kSlots) return {};
         return slots_[static_cast<std::size_t>(n.slot)];
       case NodeKind::Select: {
         if (n.optional) return {};
         D base = eval(*n.children[0]);
         if (base.kind != D::Map) return {};
-        // An absent field (no such key: an error) is undecided, as any other shape not read here.
-        return fromSource(source_.field(base.ref, n.name));
+        // An absent field (no such key: an error) decides nothing, as any shape not read here.
+        return field(base.ref, n);
       }
       case NodeKind::Has: {
         D base = eval(*n.children[0]);
         if (base.kind != D::Map) return {};
-        return boolean(source_.shape(source_.field(base.ref, n.name)) != Source::Shape::Absent);
+        return boolean(field(base.ref, n).kind != D::Absent);
       }
       case NodeKind::Index: {
         if (n.optional) return {};
@@ -114,8 +173,7 @@ class Direct {
         D key = eval(*n.children[1]);
         if (base.kind == D::List && key.kind == D::Int) {
           std::size_t size = 0;
-          if (!source_.size(base.ref, size) || key.i < 0 ||
-              static_cast<std::uint64_t>(key.i) >= size)
+          if (!count(base.ref, size) || key.i < 0 || static_cast<std::uint64_t>(key.i) >= size)
             return {};
           return fromSource(source_.item(base.ref, static_cast<std::size_t>(key.i)));
         }
@@ -182,9 +240,40 @@ class Direct {
     return d;
   }
 
+  D field(const Source::Ref& map, const Node& n) {
+    if (memo_ == nullptr) return fromSource(source_.field(map, n.name));
+    DirectMemo::Impl::Entry& e = memo_->slot(map, n.nameId);
+    if (memo_->holds(e, map, n.nameId)) return e.value;
+    D d = fromSource(source_.field(map, n.name));
+    memo_->store(e, map, n.nameId, d);
+    return d;
+  }
+
+  // A list's size; false when the source cannot count it as a Value would be counted.
+  bool count(const Source::Ref& list, std::size_t& n) {
+    if (memo_ == nullptr) return source_.size(list, n);
+    constexpr std::uint32_t key = DirectMemo::Impl::kSizeKey;
+    DirectMemo::Impl::Entry& e = memo_->slot(list, key);
+    if (!memo_->holds(e, list, key)) {
+      D d;
+      std::size_t counted = 0;
+      if (source_.size(list, counted)) {
+        d.kind = D::Int;
+        d.i = static_cast<std::int64_t>(counted);
+      }
+      memo_->store(e, list, key, d);
+    }
+    if (e.value.kind != D::Int) return false;
+    n = static_cast<std::size_t>(e.value.i);
+    return true;
+  }
+
   D fromSource(Source::Ref r) const {
     D d;
     switch (source_.shape(r)) {
+      case Source::Shape::Absent:
+        d.kind = D::Absent;
+        break;
       case Source::Shape::Bool:
         d.kind = D::Bool;
         d.b = source_.boolean(r);
@@ -229,7 +318,7 @@ class Direct {
   D binary(const Node& n) {
     if (n.op == BinaryOp::In) return in(n);
     D l = eval(*n.children[0]);
-    if (l.kind == D::Undecided) return {};
+    if (l.kind == D::Undecided || l.kind == D::Absent) return {};
     D r = eval(*n.children[1]);
     switch (n.op) {
       case BinaryOp::Eq:
@@ -299,7 +388,7 @@ class Direct {
     D list = eval(haystack);
     if (list.kind != D::List) return {};
     std::size_t size = 0;
-    if (!source_.size(list.ref, size)) return {};
+    if (!count(list.ref, size)) return {};
     for (std::size_t i = 0; i < size; ++i) {
       std::optional<bool> e = equal(needle, fromSource(source_.item(list.ref, i)));
       if (!e) return {};
@@ -325,7 +414,7 @@ class Direct {
       if (v.kind == D::String) {
         for (unsigned char c : v.s)
           if ((c & 0xC0) != 0x80) ++size;
-      } else if (v.kind != D::List || !source_.size(v.ref, size)) {
+      } else if (v.kind != D::List || !count(v.ref, size)) {
         return {};
       }
       D d;
@@ -360,7 +449,7 @@ class Direct {
     if (!n.name2.empty()) return std::nullopt;
     D range = eval(*n.children[0]);
     std::size_t size = 0;
-    if (range.kind != D::List || !source_.size(range.ref, size)) return {};
+    if (range.kind != D::List || !count(range.ref, size)) return {};
     auto slot = static_cast<std::size_t>(n.slot);
     if (slot >= kSlots) return {};
     std::size_t kept = 0;
@@ -381,7 +470,7 @@ class Direct {
       return {};
     D range = eval(*n.children[0]);
     std::size_t size = 0;
-    if (range.kind != D::List || !source_.size(range.ref, size)) return {};
+    if (range.kind != D::List || !count(range.ref, size)) return {};
     auto slot = static_cast<std::size_t>(n.slot);
     if (slot >= kSlots) return {};
     std::size_t matched = 0;
@@ -405,7 +494,10 @@ class Direct {
 
   const Source& source_;
   Source::Ref self_;
-  std::array<D, kSlots> slots_{};
+  DirectMemo::Impl* memo_;
+  D selfValue_;  // `self`, read once
+  bool haveSelf_ = false;
+  D* slots_;  // kSlots comprehension variables, each written before it is read
   std::uint64_t steps_ = 0;
 };
 
@@ -417,7 +509,18 @@ bool directlyEvaluable(const Program& program) {
 
 std::optional<bool> evaluateDirect(const Program& program, const Source& source, Source::Ref self) {
   if (!detail::Access::compiled(program)) return std::nullopt;
-  Direct direct(source, self);
+  std::array<D, kSlots> slots{};
+  Direct direct(source, self, nullptr, slots.data());
+  D result = direct.eval(detail::Access::root(program));
+  if (result.kind != D::Bool) return std::nullopt;
+  return result.b;
+}
+
+std::optional<bool> evaluateDirect(const Program& program, const Source& source, Source::Ref self,
+                                   DirectMemo& memo) {
+  if (!detail::Access::compiled(program)) return std::nullopt;
+  static_assert(std::tuple_size_v<decltype(memo.impl_->slots)> == kSlots);
+  Direct direct(source, self, memo.impl_.get(), memo.impl_->slots.data());
   D result = direct.eval(detail::Access::root(program));
   if (result.kind != D::Bool) return std::nullopt;
   return result.b;

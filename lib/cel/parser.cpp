@@ -532,6 +532,8 @@ class Parser {
     for (const auto& c : n->children) h = std::max(h, c->height);
     n->height = h + 1;
     if (n->height > kMaxNesting) Lexer::fail(n->offset, "expression nests too deeply");
+    if (n->kind == NodeKind::Select || n->kind == NodeKind::Has)
+      n->nameId = detail::fieldId(n->name);
     return n;
   }
 

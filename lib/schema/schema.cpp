@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <unordered_map>
 #include <variant>
 
@@ -13,6 +14,20 @@
 namespace pg::schema {
 
 const Node* Node::property(std::string_view name) const {
+  // Most objects have a few fields: a scan that compares lengths and first bytes before any
+  // memcmp is cheaper than a binary search of string comparisons there.
+  if (properties.size() <= 16) {
+    if (name.empty()) {
+      for (const auto& [key, node] : properties)
+        if (key.empty()) return node;
+      return nullptr;
+    }
+    for (const auto& [key, node] : properties)
+      if (key.size() == name.size() && key[0] == name[0] &&
+          std::memcmp(key.data(), name.data(), name.size()) == 0)
+        return node;
+    return nullptr;
+  }
   auto it = std::lower_bound(properties.begin(), properties.end(), name,
                              [](const auto& p, std::string_view n) { return p.first < n; });
   return it != properties.end() && it->first == name ? it->second : nullptr;

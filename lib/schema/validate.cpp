@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <set>
 #include <span>
 
+#include "lib/cel/direct.h"
 #include "lib/model/parallel.h"
 #include "lib/model/quote.h"
 #include "lib/yaml/parser.h"
@@ -295,6 +297,115 @@ class TreeSource final : public cel::Source {
   bool boolean(Ref r) const override { return node(r).asBool().value_or(false); }
 };
 
+// The values that passed every rule of a schema node, by their content: CEL rules are pure
+// functions of `self` (transition rules, which read the stored object, are not evaluated), so
+// an equal value passes again and its rules need not run. Repositories repeat small values
+// (the same parentRefs, backendRefs, filters) across many objects. A value is known by the
+// schema node and a 128-bit hash of its whole content as the rules read it (structure, keys,
+// scalar texts and styles); values over more than kMaxLines lines or with more than kMaxScalars
+// scalars are not remembered. One per thread.
+class PassedRules {
+ public:
+  struct Key {
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+  };
+
+  // The key of `value` under `s`; false when the value is too large to remember.
+  static bool keyOf(const Node& s, yaml::NodeRef value, Key& key) {
+    // A value over many lines is large: not worth hashing (and rarely repeated).
+    if (value.end().line - value.start().line > kMaxLines) return false;
+    Hasher h;
+    h.word(reinterpret_cast<std::uintptr_t>(&s));
+    int budget = kMaxScalars;
+    if (!h.node(value, budget)) return false;
+    key = h.key;
+    return true;
+  }
+
+  bool contains(const Key& key) const {
+    if (table_.empty()) return false;
+    for (std::size_t i = slotOf(key);; i = (i + 1) & (table_.size() - 1)) {
+      const Key& k = table_[i];
+      if (k.a == key.a && k.b == key.b) return true;
+      if (k.a == 0 && k.b == 0) return false;
+    }
+  }
+
+  void insert(const Key& key) {
+    if (key.a == 0 && key.b == 0) return;  // the empty slot's marker
+    if (table_.empty() || used_ * 4 >= table_.size() * 3) {
+      table_.assign(kSlots, Key{});  // full: start over (a cache, not a record)
+      used_ = 0;
+    }
+    for (std::size_t i = slotOf(key);; i = (i + 1) & (table_.size() - 1)) {
+      Key& k = table_[i];
+      if (k.a == key.a && k.b == key.b) return;
+      if (k.a == 0 && k.b == 0) {
+        k = key;
+        ++used_;
+        return;
+      }
+    }
+  }
+
+ private:
+  static constexpr int kMaxScalars = 24;
+  static constexpr std::uint32_t kMaxLines = 10;
+  static constexpr std::size_t kSlots = std::size_t{1} << 16;
+
+  // Two independent multiply-xorshift lanes over 64-bit words.
+  struct Hasher {
+    Key key{0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL};
+    void word(std::uint64_t w) {
+      key.a = (key.a ^ w) * 0xFF51AFD7ED558CCDULL;
+      key.a ^= key.a >> 32;
+      key.b = (key.b + w) * 0xC4CEB9FE1A85EC53ULL;
+      key.b ^= key.b >> 29;
+    }
+    void text(std::string_view t) {
+      word(t.size());
+      std::size_t i = 0;
+      for (; i + 8 <= t.size(); i += 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, t.data() + i, 8);
+        word(w);
+      }
+      if (i < t.size()) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, t.data() + i, t.size() - i);
+        word(w);
+      }
+    }
+    bool node(yaml::NodeRef v, int& budget) {
+      if (v.isMapping()) {
+        word(1);
+        for (auto [k, value] : v.entries()) {
+          if (!node(k, budget) || !node(value, budget)) return false;
+        }
+        word(2);
+      } else if (v.isSequence()) {
+        word(3);
+        for (yaml::NodeRef item : v.items())
+          if (!node(item, budget)) return false;
+        word(4);
+      } else {
+        // What TreeSource reads of a scalar follows from its text and style (a plain scalar
+        // resolves to a string, a number, a boolean or null by its text alone).
+        if (--budget < 0) return false;
+        word(5 + static_cast<std::uint64_t>(v.style()));
+        text(v.str());
+      }
+      return true;
+    }
+  };
+
+  std::size_t slotOf(const Key& key) const { return key.a & (table_.size() - 1); }
+
+  std::vector<Key> table_;
+  std::size_t used_ = 0;
+};
+
 struct Segment {
   std::string_view key;
   std::size_t index = 0;
@@ -304,8 +415,8 @@ struct Segment {
 class Walker {
  public:
   Walker(const model::Resource& object, std::size_t index, std::vector<Violation>& out,
-         std::vector<UnenforcedRule>* unenforced)
-      : object_(object), index_(index), out_(out), unenforced_(unenforced) {
+         std::vector<UnenforcedRule>* unenforced, PassedRules* passed = nullptr)
+      : object_(object), index_(index), out_(out), unenforced_(unenforced), passed_(passed) {
     path_.reserve(32);
   }
 
@@ -529,7 +640,21 @@ class Walker {
 
   // `key`: the field's key, where a finding about the whole field points (none for a list
   // item: the item itself).
+  // What the direct path has read of this object, shared by all its rules (one per thread;
+  // cleared for each object, as the memo knows nodes by their place in a tree).
+  cel::DirectMemo& memo() {
+    thread_local cel::DirectMemo memo;
+    if (!memoCleared_) {
+      memo.clear();
+      memoCleared_ = true;
+    }
+    return memo;
+  }
+
   void celRules(yaml::NodeRef key, yaml::NodeRef value, const Node& s) {
+    bool remember = passed_ != nullptr && PassedRules::keyOf(s, value, passedKey_);
+    if (remember && passed_->contains(passedKey_)) return;
+    std::size_t failed = cel_.size();
     TreeSource source;
     cel::Value built;  // `self` as a Value, built only for a rule the direct path leaves
     bool haveBuilt = false;
@@ -537,11 +662,12 @@ class Walker {
       if (r.transition) continue;  // needs the stored object: the API server skips it on create
       if (!r.program) {
         unenforced(r, r.unenforced);
+        remember = false;  // each object that meets it says so
         continue;
       }
       if (r.direct && r.messageExpression.empty()) {
         std::optional<bool> holds =
-            cel::evaluateDirect(*r.program, source, TreeSource::ref(value, &s));
+            cel::evaluateDirect(*r.program, source, TreeSource::ref(value, &s), memo());
         if (holds && *holds) continue;
       }
       if (!haveBuilt) {
@@ -557,6 +683,7 @@ class Walker {
         continue;
       if (o.costExceeded) {
         unenforced(r, "its evaluation exceeds the cost limit");
+        remember = false;
         continue;
       }
       std::string detail;
@@ -590,6 +717,7 @@ class Walker {
       v.message = path + ": " + words + detail;
       cel_.push_back(std::move(v));
     }
+    if (remember && cel_.size() == failed) passed_->insert(passedKey_);
   }
 
   void mapping(yaml::NodeRef map, const Node& s) {
@@ -755,6 +883,9 @@ class Walker {
   std::size_t index_;
   std::vector<Violation>& out_;
   std::vector<UnenforcedRule>* unenforced_;
+  PassedRules* passed_;
+  PassedRules::Key passedKey_;
+  bool memoCleared_ = false;
   std::vector<Segment> path_;
   // The API server evaluates no CEL rule of an object that has a wrong type, an unsupported
   // enum value, a missing required field, or a string, list or map over its maximum: it says
@@ -803,6 +934,17 @@ void validateObject(const model::Resource& object, const VersionSchema& version,
   Walker(object, index, out, unenforced).object(*version.root);
 }
 
+namespace {
+
+void validateObject(const model::Resource& object, const VersionSchema& version, std::size_t index,
+                    std::vector<Violation>& out, std::vector<UnenforcedRule>* unenforced,
+                    PassedRules& passed) {
+  if (!version.root) return;
+  Walker(object, index, out, unenforced, &passed).object(*version.root);
+}
+
+}  // namespace
+
 Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs) {
   for (const model::Resource& r : objects) {
     if (r.group == "apiextensions.k8s.io" && r.kind == "CustomResourceDefinition")
@@ -814,7 +956,8 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
   std::vector<std::vector<Violation>> perObject(objects.size());
   std::vector<std::vector<UnenforcedRule>> unenforced(objects.size());
   unsigned workers = model::workersFor(jobs, objects.size(), 256);
-  model::parallelFor(workers, objects.size(), [&](std::size_t i, unsigned) {
+  std::vector<PassedRules> passed(workers);
+  model::parallelFor(workers, objects.size(), [&](std::size_t i, unsigned worker) {
     const model::Resource& r = objects[i];
     if (r.universal || r.kind.empty()) return;
     const KindSchema* kind = registry.find(r.group, r.kind);
@@ -846,7 +989,7 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
       v.suggestion = kind->servedVersions();
       out.push_back(std::move(v));
     }
-    validateObject(r, *version, i, out, &unenforced[i]);
+    validateObject(r, *version, i, out, &unenforced[i], passed[worker]);
   });
   for (std::size_t i = 0; i < perObject.size(); ++i) {
     for (Violation& v : perObject[i]) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/cel/direct.h"
 #include "lib/yaml/parser.h"
 #include "lib/yaml/tree.h"
 
@@ -708,9 +709,7 @@ class ValueSource final : public Source {
         return Shape::Other;
     }
   }
-  Ref field(Ref map, std::string_view name) const override {
-    return ref(value(map)->field(name));
-  }
+  Ref field(Ref map, std::string_view name) const override { return ref(value(map)->field(name)); }
   bool size(Ref list, std::size_t& n) const override {
     n = value(list)->asList().size();
     return true;
@@ -755,15 +754,19 @@ TEST_CASE("direct evaluation decides exactly what evaluate() does, or leaves it"
       "self.value.size() <= 5",
   };
   ValueSource source;
+  DirectMemo memo;  // shared by every expression on one self, as the schema validator does
   int decided = 0;
   for (std::string_view self : selves) {
     Value s = literal(self);
+    memo.clear();
     for (std::string_view expression : expressions) {
       auto compiled = compile(expression);
       REQUIRE(std::holds_alternative<Program>(compiled));
       const Program& program = std::get<Program>(compiled);
       Outcome full = evaluate(program, Bindings{&s, nullptr});
       std::optional<bool> direct = evaluateDirect(program, source, ValueSource::ref(&s));
+      INFO(expression, " on ", self, " with the memo");
+      CHECK(evaluateDirect(program, source, ValueSource::ref(&s), memo) == direct);
       if (!direct) continue;
       ++decided;
       INFO(expression, " on ", self);

@@ -227,6 +227,26 @@ TEST_CASE("CEL: a PathPrefix value that does not start with / breaks the HTTPRou
   CHECK(check(std::string(kRouted) + "  - matches: [{path: {value: /shop}}]\n").violations.empty());
 }
 
+TEST_CASE("CEL: values that repeat across objects are checked each time they could fail") {
+  // Equal values that passed are remembered (their rules are pure); a failing value is
+  // reported on every object that has it, and a value that differs only in a scalar's text
+  // or style is not taken for one that passed.
+  std::string text;
+  for (const char* path : {"/shop", "shop", "/shop", "shop", "'/shop'", "/shop/"}) {
+    if (!text.empty()) text += "---\n";
+    text += std::string(kRouted) + "  - matches: [{path: {type: PathPrefix, value: " + path +
+            "}}]\n    backendRefs: [{name: s}]\n";
+  }
+  Result r = check(text);
+  // Two values without the leading slash, and six backendRefs without a port.
+  CHECK(countOf(r, Code::CelRule) == 8);
+  CHECK(r.refused == std::vector<bool>(6, true));
+  std::size_t slash = 0;
+  for (const Violation& v : r.violations)
+    if (v.message.find("absolute path") != std::string::npos) ++slash;
+  CHECK(slash == 2);
+}
+
 TEST_CASE("CEL: schema defaults are applied before rules are evaluated") {
   // group and kind default to "" and Service, so a port is required.
   Result noPort = check(std::string(kRouted) + "  - backendRefs: [{name: s}]\n");
