@@ -95,14 +95,13 @@ constexpr std::array<BackendKindSupport, 5> kIstioBackends{{
 }};
 
 // conversion.go listenerProtocolToIstio and generateSupportedKinds: HTTP and HTTPS take HTTP
-// and gRPC routes; TLS passthrough takes TLSRoutes, a terminating TLS listener only TCPRoutes;
-// UDP is unsupported; HBONE only on waypoints and east-west gateways.
-constexpr std::array<std::string_view, 1> kIstioTlsTerminateKinds{"TCPRoute"};
+// and gRPC routes; TLS takes TLSRoutes, and a terminating TLS listener TCPRoutes too; UDP is
+// unsupported; HBONE only on waypoints and east-west gateways.
 constexpr std::array<ListenerProtocolSupport, 6> kIstioProtocols{{
     {"HTTP", "", kHttpKinds, {}},
     {"HTTPS", "", kHttpKinds, {}},
     {"TLS", "Passthrough", kTlsPassthroughKinds, {}},
-    {"TLS", "", kIstioTlsTerminateKinds, {}},
+    {"TLS", "", kTlsTerminateKinds, {}},
     {"TCP", "", kTcpKinds, {}},
     {"HBONE", "", {}, kIstioWaypointControllers},
 }};
