@@ -82,24 +82,26 @@ constexpr std::array<std::string_view, 2> kIstioWaypointControllers{
 // conversion.go buildDestination: Service (by name; the port is not checked against the
 // Service, and a name with a dot is InvalidDestination), networking.istio.io Hostname (a
 // ServiceEntry host or a Service's FQDN, no namespace), ServiceImport (looked up as the
-// Service of that name), InferencePool; any other kind is InvalidKind. A missing port is
+// Service of that name), InferencePool, and the Gateway API's XBackend (backend_binding.go:
+// found by name, else BackendNotFound; its one port, `spec.port.port`, is the only one a
+// backendRef may name, and may be left out); any other kind is InvalidKind. A missing port is
 // InvalidDestination ("port is required in backendRef").
-constexpr std::array<BackendKindSupport, 4> kIstioBackends{{
+constexpr std::array<BackendKindSupport, 5> kIstioBackends{{
     {"", "Service", R::Service},
     {"networking.istio.io", "Hostname", R::Hostname},
     {"multicluster.x-k8s.io", "ServiceImport", R::ServiceImport},
     {"inference.networking.k8s.io", "InferencePool", R::Object},
+    {"gateway.networking.x-k8s.io", "XBackend", R::Object},
 }};
 
 // conversion.go listenerProtocolToIstio and generateSupportedKinds: HTTP and HTTPS take HTTP
-// and gRPC routes; TLS passthrough takes TLSRoutes, a terminating TLS listener only TCPRoutes;
-// UDP is unsupported; HBONE only on waypoints and east-west gateways.
-constexpr std::array<std::string_view, 1> kIstioTlsTerminateKinds{"TCPRoute"};
+// and gRPC routes; TLS takes TLSRoutes, and a terminating TLS listener TCPRoutes too; UDP is
+// unsupported; HBONE only on waypoints and east-west gateways.
 constexpr std::array<ListenerProtocolSupport, 6> kIstioProtocols{{
     {"HTTP", "", kHttpKinds, {}},
     {"HTTPS", "", kHttpKinds, {}},
     {"TLS", "Passthrough", kTlsPassthroughKinds, {}},
-    {"TLS", "", kIstioTlsTerminateKinds, {}},
+    {"TLS", "", kTlsTerminateKinds, {}},
     {"TCP", "", kTcpKinds, {}},
     {"HBONE", "", {}, kIstioWaypointControllers},
 }};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <optional>
 #include <tuple>
 
 #include "lib/graph/gateways.h"
@@ -62,6 +63,15 @@ const model::Resource* findHostname(const model::Store& store, std::string_view 
   if (dot == std::string_view::npos) return nullptr;
   return store.find("", "Service", nameAndNamespace.substr(dot + 1),
                     nameAndNamespace.substr(0, dot));
+}
+
+// The one port an object backend serves on, when its kind has exactly one: the Gateway API's
+// XBackend (gateway.networking.x-k8s.io) declares it in `spec.port.port`. A backendRef may
+// leave its port out, or name that port; another port is not served.
+std::optional<std::int64_t> exposedPort(const model::Resource& backend) {
+  if (backend.group != "gateway.networking.x-k8s.io" || backend.kind != "XBackend")
+    return std::nullopt;
+  return backend.spec().get("port").get("port").asInt();
 }
 
 Resolution resolveBackend(const BackendRef& b, const Route& route, const model::Store& store,
@@ -136,7 +146,14 @@ Resolution resolveBackend(const BackendRef& b, const Route& route, const model::
                   "Port " + std::to_string(*b.port) + " not found on Service " + b.namespace_ +
                       "/" + b.name,
                   b.node.get("port"));
-  } else if (support->resolution != BackendResolution::Object && !b.port) {
+  } else if (support->resolution == BackendResolution::Object) {
+    const std::optional<std::int64_t> exposed = exposedPort(*out.target);
+    if (exposed && b.port && *b.port != *exposed)
+      return fail("BackendNotFound",
+                  b.kind + " " + b.namespace_ + "/" + b.name + " serves port " +
+                      std::to_string(*exposed) + ", not " + std::to_string(*b.port),
+                  b.node.get("port"));
+  } else if (!b.port) {
     return fail(std::string(profile.missingPortReason), "A port is required for a backendRef",
                 b.node);
   }

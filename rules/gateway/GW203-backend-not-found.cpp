@@ -5,9 +5,16 @@ namespace {
 
 using namespace gateway;
 
-std::string servicePorts(const model::Resource& service) {
+// The field listing a backend's ports: a Service's `ports`, an XBackend's one `port`.
+std::string_view portsField(const model::Resource& backend) {
+  return backend.spec().get("ports") || !backend.spec().get("port") ? "ports" : "port";
+}
+
+std::string servicePorts(const model::Resource& backend) {
+  if (portsField(backend) == "port")
+    return std::string(backend.spec().get("port").get("port").str());
   std::string out;
-  for (yaml::NodeRef p : service.spec().get("ports").items()) {
+  for (yaml::NodeRef p : backend.spec().get("ports").items()) {
     if (!out.empty()) out += ", ";
     out += std::string(p.get("port").str());
   }
@@ -25,15 +32,15 @@ void check(Context& ctx) {
         if (!b.target) {
           fix = "create the " + b.kind + " or fix the backendRef's name and namespace";
         } else if (!b.port) {
-          fix = "set port to one the Service exposes (" + servicePorts(*b.target) + ")";
+          fix = "set port to one the " + b.kind + " exposes (" + servicePorts(*b.target) + ")";
         } else {
-          fix = "use a port the Service exposes (" + servicePorts(*b.target) + ")";
+          fix = "use a port the " + b.kind + " exposes (" + servicePorts(*b.target) + ")";
         }
         model::Finding& f =
             reportBackend(ctx, route, rule, b, b.message + ": " + consequence + "; " + fix);
         if (b.target) {
           f.objects.push_back(b.target->display());
-          f.related.push_back({b.target->locateField(b.target->spec(), "ports"),
+          f.related.push_back({b.target->locateField(b.target->spec(), portsField(*b.target)),
                                b.target->display() + " exposes ports " + servicePorts(*b.target)});
         }
       });

@@ -112,11 +112,21 @@ TEST_CASE("controller profiles: chosen by controllerName, generic otherwise") {
   CHECK(istio.supportsBackendKind("networking.istio.io", "Hostname"));
   CHECK_FALSE(istio.supportsBackendKind("gateway.envoyproxy.io", "Backend"));
   CHECK_FALSE(istio.servicePortMustExist);
-  // HBONE only on waypoints; a terminating TLS listener takes TCPRoutes alone.
+  // HBONE only on waypoints; a terminating TLS listener takes TLSRoutes and TCPRoutes, a
+  // passthrough one TLSRoutes alone.
   CHECK(istio.protocol("HBONE", "", "istio.io/gateway-controller") == nullptr);
   REQUIRE(istio.protocol("HBONE", "", "istio.io/mesh-controller") != nullptr);
-  REQUIRE(istio.protocol("TLS", "Terminate", "istio.io/gateway-controller") != nullptr);
-  CHECK(istio.protocol("TLS", "Terminate", "istio.io/gateway-controller")->routeKinds.size() == 1);
+  const graph::ListenerProtocolSupport* terminate =
+      istio.protocol("TLS", "Terminate", "istio.io/gateway-controller");
+  REQUIRE(terminate != nullptr);
+  REQUIRE(terminate->routeKinds.size() == 2);
+  CHECK(terminate->routeKinds[0] == "TLSRoute");
+  CHECK(terminate->routeKinds[1] == "TCPRoute");
+  const graph::ListenerProtocolSupport* passthrough =
+      istio.protocol("TLS", "Passthrough", "istio.io/gateway-controller");
+  REQUIRE(passthrough != nullptr);
+  REQUIRE(passthrough->routeKinds.size() == 1);
+  CHECK(passthrough->routeKinds[0] == "TLSRoute");
   CHECK(istio.protocol("UDP", "", "istio.io/gateway-controller") == nullptr);
 
   const graph::ControllerProfile& eg =

@@ -1,7 +1,7 @@
 // Checks of an Envoy Gateway policy's spec that its translator turns into Accepted False,
 // reason Invalid. Only structural ones: values the translator cannot parse or rejects by a
 // fixed rule, and references to objects that must be in the input. Anything that needs the
-// data plane (Wasm checksums, Lua syntax, TLS cipher names) is left to the cluster.
+// data plane (Wasm checksums, Lua syntax) is left to the cluster.
 //
 // Messages follow the translator's: "<Feature>: <what is wrong>."
 #include <algorithm>
@@ -152,6 +152,39 @@ void checkBandwidthLimit(Context& c) {
                  std::to_string(*bytes) + " bytes per " + std::string(unit) +
                  " is below the minimum of 1 KiB/s.",
              limit.get("value"));
+  }
+}
+
+// The cipher suites the translator lets through to Envoy (tls.go validCipherSuites): each
+// by its OpenSSL name and by its IANA name, which Envoy maps to the former.
+constexpr std::string_view kCipherSuites[] = {
+    "ECDHE-ECDSA-AES128-GCM-SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+    "ECDHE-RSA-AES128-GCM-SHA256",   "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+    "ECDHE-ECDSA-AES256-GCM-SHA384", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+    "ECDHE-RSA-AES256-GCM-SHA384",   "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+    "ECDHE-ECDSA-CHACHA20-POLY1305", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+    "ECDHE-RSA-CHACHA20-POLY1305",   "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+    "ECDHE-ECDSA-AES128-SHA",        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+    "ECDHE-RSA-AES128-SHA",          "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+    "AES128-GCM-SHA256",             "TLS_RSA_WITH_AES_128_GCM_SHA256",
+    "AES128-SHA",                    "TLS_RSA_WITH_AES_128_CBC_SHA",
+    "ECDHE-ECDSA-AES256-SHA",        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+    "ECDHE-RSA-AES256-SHA",          "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+    "AES256-GCM-SHA384",             "TLS_RSA_WITH_AES_256_GCM_SHA384",
+    "AES256-SHA",                    "TLS_RSA_WITH_AES_256_CBC_SHA",
+};
+
+// A ClientTrafficPolicy's TLS ciphers must be ones Envoy knows, named exactly (the first
+// unknown one is reported).
+void checkCipherSuites(Context& c) {
+  for (yaml::NodeRef cipher : c.spec.get("tls").get("ciphers").items()) {
+    if (!cipher.isScalar()) continue;
+    std::string_view name = cipher.str();
+    if (std::find(std::begin(kCipherSuites), std::end(kCipherSuites), name) !=
+        std::end(kCipherSuites))
+      continue;
+    c.fail("TLS: unsupported cipher suite: " + std::string(name) + ".", cipher);
+    return;
   }
 }
 
@@ -512,6 +545,8 @@ constexpr Check kChecks[] = {
      checkBandwidthLimit},
     {"clienttrafficpolicy.go translateEarlyRequestHeaders / lateResponseHeaders", kPolicies,
      "Invalid", checkHeaders},
+    {"clienttrafficpolicy.go translateListenerTLSParameters -> tls.go validateCipherSuites",
+     "ClientTrafficPolicy", "Invalid", checkCipherSuites},
     {"backendtrafficpolicy.go buildResponseOverride (ConfigMap valueRef)", kPolicies, "Invalid",
      checkResponseOverride},
     {"securitypolicy.go buildExtAuth -> ext_service.go translateExtServiceBackendRefs",
