@@ -82,11 +82,23 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
         if (rule.family == "snapshot") config.rules[std::string(rule.id)].off = true;
     };
 
+    // `borrowed`: the environment is the other side's; where its folders name nothing on this
+    // side (the change adds them), this side has nothing of it.
     auto analyzeOne = [&](const diff::SideSpec& side, std::string_view which,
-                          const config::Environment* environment)
+                          const config::Environment* environment, bool borrowed = false)
         -> std::pair<const analysis::Analysis*, std::vector<model::Finding>> {
       diff::SideOptions own = options;
       own.environment = environment;
+      config::Environment none;  // a borrowed environment this side has nothing of
+      if (borrowed) {
+        try {
+          const analysis::Analysis& a = keepUntilExit(diff::analyzeSide(side, own));
+          return {&a, rules::runRules(a).findings};
+        } catch (const load::InputError&) {
+          none.name = environment->name;
+          own.environment = &none;
+        }
+      }
       const std::string where =
           std::string(which) + " " + side.label +
           (environment ? ", environment " + environment->name : std::string()) + ": ";
@@ -137,8 +149,9 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
       result = diff::compare({*baseAnalysis, baseFindings, base.label},
                              {*headAnalysis, headFindings, head.label});
     } else {
-      if (baseEnvironments.empty()) baseEnvironments = headEnvironments;
-      if (headEnvironments.empty()) headEnvironments = baseEnvironments;
+      const bool baseBorrows = baseEnvironments.empty(), headBorrows = headEnvironments.empty();
+      if (baseBorrows) baseEnvironments = headEnvironments;
+      if (headBorrows) headEnvironments = baseEnvironments;
       std::vector<std::string> names;
       for (const auto* list : {&headEnvironments, &baseEnvironments})
         for (const config::Environment& e : *list)
@@ -164,8 +177,8 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
       for (const std::string& name : names) {
         config::Environment baseEnvironment = find(baseEnvironments, name);
         config::Environment headEnvironment = find(headEnvironments, name);
-        auto [baseAnalysis, baseFindings] = analyzeOne(base, "BASE", &baseEnvironment);
-        auto [headAnalysis, headFindings] = analyzeOne(head, "HEAD", &headEnvironment);
+        auto [baseAnalysis, baseFindings] = analyzeOne(base, "BASE", &baseEnvironment, baseBorrows);
+        auto [headAnalysis, headFindings] = analyzeOne(head, "HEAD", &headEnvironment, headBorrows);
         heads.push_back(headAnalysis);
         diff::append(result, diff::compare({*baseAnalysis, baseFindings, base.label},
                                            {*headAnalysis, headFindings, head.label}));

@@ -229,3 +229,31 @@ TEST_CASE("environments: diff compares each environment with itself and names it
   Run paths = run(dir.path(), "diff HEAD -- clusters/staging base");
   CHECK(has(paths.out, "attached  HTTPRoute/shop/orders"));
 }
+
+TEST_CASE("environments: diff when the change declares them, or adds one") {
+  TestFolder dir;
+  writeRepository(dir);
+  const std::string config = pg::testing::readAll(dir.path() / ".policygraph.yaml");
+  std::filesystem::remove(dir.path() / ".policygraph.yaml");
+  pg::testing::git(dir.path(), "init");
+  pg::testing::git(dir.path(), "add -A");
+  pg::testing::git(dir.path(), "commit -m base");
+  // The base declares none: it is read with the head's environments, so declaring them
+  // changes nothing by itself.
+  dir.write(".policygraph.yaml", config);
+  Run declared = run(dir.path(), "diff HEAD");
+  INFO(declared.out, declared.err);
+  CHECK(declared.status == 0);
+  CHECK(has(declared.out, "no change to policies, route attachments, effective policy or findings"));
+
+  // An environment whose folder the base does not have: all of it is new.
+  dir.write(".policygraph.yaml",
+            config + "  - name: qa\n    paths: [clusters/qa]\n    shared: [base]\n");
+  dir.write("clusters/qa/route.yaml",
+            pg::testing::readAll(dir.path() / "clusters/staging/route.yaml"));
+  Run added = run(dir.path(), "diff HEAD");
+  INFO(added.out, added.err);
+  CHECK(added.status == 0);
+  CHECK(has(added.out, "error: [qa] HTTPRoute/shop/orders is not accepted"));
+  CHECK_FALSE(has(added.out, "[staging]"));
+}
