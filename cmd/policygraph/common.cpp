@@ -59,6 +59,9 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
                  "Simulate only Gateways whose GatewayClass names this controller (default: all)");
   cmd.add_option("--jobs,-j", o.jobs, "Parallel jobs (default: all cores)")
       ->check(CLI::Range(1u, 1024u));
+  cmd.add_option("--environment,-e", o.environment,
+                 "The one entry of the config's environments: to analyse (default: each in "
+                 "turn; explain, graph and access need one when environments are configured)");
 }
 
 namespace {
@@ -82,9 +85,9 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   inputs.paths = o.paths;
   // A config file named with --config may live anywhere (a shared one): the root is then
   // found from the paths, as without a config file, so that paths stay relative.
-  inputs.root = !o.root.empty()          ? std::filesystem::absolute(o.root).lexically_normal()
+  inputs.root = !o.root.empty()        ? std::filesystem::absolute(o.root).lexically_normal()
                 : o.configPath.empty() ? analysis::findRoot(o.paths, configFile)
-                                         : analysis::findRoot(o.paths, "");
+                                       : analysis::findRoot(o.paths, "");
   inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   inputs.topology.controllerName = o.controllerName;
   inputs.policy.enforcementStatus = o.enforcementStatus;
@@ -109,16 +112,52 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   }
 }
 
+std::string environmentNames(const std::vector<config::Environment>& environments) {
+  std::string out;
+  for (const config::Environment& e : environments) out += (out.empty() ? "" : ", ") + e.name;
+  return out;
+}
+
+namespace {
+
+// The environments to analyse: none when PATHs are given or the config declares none (the
+// whole input then), else the one --environment picks, else all of them. `configFile` is the
+// config file read ("" when none).
+std::vector<config::Environment> chosenEnvironments(const InputOptions& o,
+                                                    const config::Config& config,
+                                                    const std::string& configFile) {
+  if (!o.paths.empty()) {
+    if (!o.environment.empty())
+      throw UsageError("--environment " + o.environment +
+                       " analyses the folders the config names: give it or PATHs, not both");
+    return {};
+  }
+  if (config.environments.empty()) {
+    if (!o.environment.empty())
+      throw UsageError("--environment " + o.environment + ": " +
+                       (configFile.empty() ? std::string("no config file was found")
+                                           : config.path + " declares no environments:"));
+    return {};
+  }
+  if (o.environment.empty()) return config.environments;
+  for (const config::Environment& e : config.environments)
+    if (e.name == o.environment) return {e};
+  throw UsageError("no environment " + o.environment + " in " + config.path +
+                   "; its environments: " + environmentNames(config.environments));
+}
+
+}  // namespace
+
 std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& o) {
-  if (!o.paths.empty()) return {&analyzeInputs(o)};
   std::string configFile;
   config::Config config = readConfig(o, configFile);
-  if (config.environments.empty()) return {&analyzeInputs(o)};
+  std::vector<config::Environment> environments = chosenEnvironments(o, config, configFile);
+  if (environments.empty()) return {&analyzeInputs(o)};
   std::filesystem::path root = o.root.empty()
                                    ? analysis::findRoot({"."}, configFile)
                                    : std::filesystem::absolute(o.root).lexically_normal();
   std::vector<const analysis::Analysis*> out;
-  for (const config::Environment& e : config.environments) {
+  for (const config::Environment& e : environments) {
     config::Config own = config;
     if (!o.snapshotDir.empty())
       own.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
@@ -139,6 +178,18 @@ std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& o) {
     }
   }
   return out;
+}
+
+const analysis::Analysis& analyzeOneEnvironment(InputOptions& o, std::string_view command) {
+  if (o.paths.empty() && o.environment.empty()) {
+    std::string configFile;
+    config::Config config = readConfig(o, configFile);
+    if (config.environments.size() > 1)
+      throw UsageError(std::string(command) + " shows one environment: pick one with " +
+                       "--environment NAME (" + environmentNames(config.environments) + " in " +
+                       config.path + "), or give its folders as PATHs");
+  }
+  return *analyzeEnvironments(o).front();
 }
 
 const analysis::Analysis& keepUntilExit(analysis::Analysis analysis) {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/analysis/analysis.h"
@@ -19,6 +20,9 @@ struct InputOptions {
   std::string root;
   std::string controllerName;
   unsigned jobs = 0;
+  // --environment: the one entry of the config's `environments:` to analyse; empty: all of
+  // them (lint, status, snapshot), or a usage error for a command that needs one graph.
+  std::string environment;
   // `snapshot`: the folder (--dir, relative to the current folder) and whether lint's
   // snapshot rules must run even when the folder does not exist (--check).
   std::string snapshotDir;
@@ -53,8 +57,18 @@ void writeOutputs(const CLI::App& cmd, const OutputOptions& options,
                   const std::function<void(std::ostream&, const std::string&, bool)>& write);
 
 // With `environments:` in the config and no PATH on the command line, one analysis per
-// environment (its paths and the shared ones, in config order); else analyzeInputs alone.
+// environment (its paths and the shared ones, in config order), or of the one --environment
+// picks; else analyzeInputs alone. --environment with PATHs, without `environments:`, or naming
+// none of them is a UsageError.
 std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& options);
+
+// For a command that shows one graph (explain, graph, access): analyzeEnvironments, except that
+// with `environments:` in the config, no PATH and no --environment it is a UsageError that
+// lists the environments' names (`command` names the command in it).
+const analysis::Analysis& analyzeOneEnvironment(InputOptions& options, std::string_view command);
+
+// The names of `environments`, comma-separated, for messages.
+std::string environmentNames(const std::vector<config::Environment>& environments);
 
 // Keeps an analysis alive until the process exits (see analyzeInputs).
 const analysis::Analysis& keepUntilExit(analysis::Analysis analysis);

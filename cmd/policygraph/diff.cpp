@@ -22,6 +22,7 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
     std::string configPath;
     std::string controllerName;
     unsigned jobs = 0;
+    std::string environment;
     std::string failOnNew = "none";
     std::size_t maxCommentBytes = report::MarkdownOptions{}.maxBytes;
   };
@@ -40,6 +41,9 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
                   "Simulate only Gateways whose GatewayClass names this controller (default: all)");
   cmd->add_option("--jobs,-j", o->jobs, "Parallel jobs (default: all cores)")
       ->check(CLI::Range(1u, 1024u));
+  cmd->add_option("--environment,-e", o->environment,
+                  "The one entry of the config's environments: to compare (default: each, on "
+                  "both sides)");
   addOutputOptions(*cmd, *o, "text, json or markdown");
   cmd->add_option("--fail-on-new", o->failOnNew,
                   "Exit 1 when HEAD has findings at or above this severity that BASE has not: "
@@ -69,6 +73,8 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
     options.jobs = o->jobs ? o->jobs : std::max(1u, std::thread::hardware_concurrency());
     options.topology.controllerName = o->controllerName;
     std::vector<model::RuleInfo> catalogue = rules::catalogue();
+    diff::Result result;
+    std::vector<const analysis::Analysis*> heads;  // one per environment compared
     // Snapshots belong to the working tree: comparing each side with them says nothing about
     // the change.
     options.adjustConfig = [&catalogue](config::Config& config) {
@@ -76,11 +82,38 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
         if (rule.family == "snapshot") config.rules[std::string(rule.id)].off = true;
     };
 
-    auto analyzeOne = [&](const diff::SideSpec& side, std::string_view which)
+    // `borrowed`: the environment is the other side's; where its folders name nothing on this
+    // side (the change adds them), this side has nothing of it.
+    auto analyzeOne = [&](const diff::SideSpec& side, std::string_view which,
+                          const config::Environment* environment, bool borrowed = false)
         -> std::pair<const analysis::Analysis*, std::vector<model::Finding>> {
+      diff::SideOptions own = options;
+      own.environment = environment;
+      config::Environment none;  // a borrowed environment this side has nothing of
+      if (borrowed) {
+        try {
+          const analysis::Analysis& a = keepUntilExit(diff::analyzeSide(side, own));
+          return {&a, rules::runRules(a).findings};
+        } catch (const load::InputError&) {
+          none.name = environment->name;
+          own.environment = &none;
+        }
+      }
+      const std::string where =
+          std::string(which) + " " + side.label +
+          (environment ? ", environment " + environment->name : std::string()) + ": ";
       try {
-        const analysis::Analysis& a = keepUntilExit(diff::analyzeSide(side, options));
+        const analysis::Analysis& a = keepUntilExit(diff::analyzeSide(side, own));
         return {&a, rules::runRules(a).findings};
+      } catch (const load::InputError& e) {
+        throw UsageError(where + e.what());
+      } catch (const config::ConfigError& e) {
+        throw UsageError(where + e.what());
+      }
+    };
+    auto environmentsOf = [&](const diff::SideSpec& side, std::string_view which) {
+      try {
+        return diff::sideEnvironments(side, options);
       } catch (const load::InputError& e) {
         throw UsageError(std::string(which) + " " + side.label + ": " + e.what());
       } catch (const config::ConfigError& e) {
@@ -94,12 +127,65 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
     } catch (const load::InputError& e) {
       throw UsageError(e.what());
     }
-    auto [baseAnalysis, baseFindings] = analyzeOne(base, "BASE");
-    auto [headAnalysis, headFindings] = analyzeOne(head, "HEAD");
-    diff::Result result = diff::compare({*baseAnalysis, baseFindings, base.label},
-                                        {*headAnalysis, headFindings, head.label});
+    // With `environments:` (on either side) and no PATH, each environment is compared with
+    // itself: its folders on one side with its folders on the other, as that side's config
+    // names them. A side whose config declares none reads the other side's (the change adds
+    // them); an environment only one side declares is compared with nothing.
+    std::vector<config::Environment> baseEnvironments, headEnvironments;
+    if (paths.empty()) {
+      baseEnvironments = environmentsOf(base, "BASE");
+      headEnvironments = environmentsOf(head, "HEAD");
+    } else if (!o->environment.empty()) {
+      throw UsageError("--environment " + o->environment +
+                       " compares the folders the config names: give it or PATHs, not both");
+    }
+    if (baseEnvironments.empty() && headEnvironments.empty()) {
+      if (!o->environment.empty() && paths.empty())
+        throw UsageError("--environment " + o->environment +
+                         ": neither side's config declares environments:");
+      auto [baseAnalysis, baseFindings] = analyzeOne(base, "BASE", nullptr);
+      auto [headAnalysis, headFindings] = analyzeOne(head, "HEAD", nullptr);
+      heads.push_back(headAnalysis);
+      result = diff::compare({*baseAnalysis, baseFindings, base.label},
+                             {*headAnalysis, headFindings, head.label});
+    } else {
+      const bool baseBorrows = baseEnvironments.empty(), headBorrows = headEnvironments.empty();
+      if (baseBorrows) baseEnvironments = headEnvironments;
+      if (headBorrows) headEnvironments = baseEnvironments;
+      std::vector<std::string> names;
+      for (const auto* list : {&headEnvironments, &baseEnvironments})
+        for (const config::Environment& e : *list)
+          if (std::find(names.begin(), names.end(), e.name) == names.end()) names.push_back(e.name);
+      if (!o->environment.empty()) {
+        if (std::find(names.begin(), names.end(), o->environment) == names.end()) {
+          std::string known;
+          for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+          throw UsageError("no environment " + o->environment +
+                           " on either side; theirs: " + known);
+        }
+        names = {o->environment};
+      }
+      auto find = [](const std::vector<config::Environment>& list, const std::string& name) {
+        config::Environment none;  // declared on the other side only: nothing to read
+        none.name = name;
+        for (const config::Environment& e : list)
+          if (e.name == name) return e;
+        return none;
+      };
+      result.base = base.label;
+      result.head = head.label;
+      for (const std::string& name : names) {
+        config::Environment baseEnvironment = find(baseEnvironments, name);
+        config::Environment headEnvironment = find(headEnvironments, name);
+        auto [baseAnalysis, baseFindings] = analyzeOne(base, "BASE", &baseEnvironment, baseBorrows);
+        auto [headAnalysis, headFindings] = analyzeOne(head, "HEAD", &headEnvironment, headBorrows);
+        heads.push_back(headAnalysis);
+        diff::append(result, diff::compare({*baseAnalysis, baseFindings, base.label},
+                                           {*headAnalysis, headFindings, head.label}));
+      }
+    }
 
-    report::DiffReportInput input{result, *headAnalysis, catalogue};
+    report::DiffReportInput input{result, heads, catalogue};
     report::MarkdownOptions markdown;
     markdown.maxBytes = o->maxCommentBytes;
     writeOutputs(*cmd, *o, {"text", "json", "markdown"},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -440,7 +441,29 @@ Result compare(const Side& base, const Side& head) {
   result.linkerd = compareLinkerd(base.analysis, head.analysis);
   result.newFindings = onlyIn(head.findings, base.findings);
   result.fixedFindings = onlyIn(base.findings, head.findings);
+  const std::string& environment =
+      head.analysis.environment.empty() ? base.analysis.environment : head.analysis.environment;
+  if (!environment.empty()) {
+    for (PolicyChange& c : result.policies) c.environment = environment;
+    for (AttachmentChange& c : result.attachments) c.environment = environment;
+    for (EffectiveChange& c : result.effective) c.environment = environment;
+    for (KumaChange& c : result.kuma) c.environment = environment;
+    for (LinkerdChange& c : result.linkerd) c.environment = environment;
+  }
   return result;
+}
+
+void append(Result& into, Result from) {
+  auto move = [](auto& to, auto& list) {
+    to.insert(to.end(), std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
+  };
+  move(into.policies, from.policies);
+  move(into.attachments, from.attachments);
+  move(into.effective, from.effective);
+  move(into.kuma, from.kuma);
+  move(into.linkerd, from.linkerd);
+  move(into.newFindings, from.newFindings);
+  move(into.fixedFindings, from.fixedFindings);
 }
 
 }  // namespace pg::diff

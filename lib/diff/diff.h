@@ -24,6 +24,8 @@ struct PolicyChange {
   std::string policy;  // Kind/namespace/name
   Change change = Change::Changed;
   model::Location at;  // the object on the head side; on the base side when removed
+  // The environment (config `environments:`) both sides were analysed as; empty without.
+  std::string environment = {};
 };
 
 // A route that attached to a parent on one side only.
@@ -36,6 +38,8 @@ struct AttachmentChange {
   std::string reason;
   std::string message;
   model::Location at;  // the parentRef on the head side; the route on the base when removed
+  // The environment (config `environments:`) both sides were analysed as; empty without.
+  std::string environment = {};
 };
 
 // One effective field whose value differs.
@@ -60,6 +64,8 @@ struct EffectiveChange {
   // base side only.
   Change change = Change::Changed;
   std::vector<FieldChange> fields;
+  // The environment (config `environments:`) both sides were analysed as; empty without.
+  std::string environment = {};
 };
 
 // One field of a Kuma proxy's merged configuration that differs (explain's Kuma rules).
@@ -77,6 +83,8 @@ struct KumaChange {
   std::string beforeFrom;  // the policy that set it (`MeshTimeout/web in mesh default`)
   std::string afterFrom;
   model::Location at;  // the value on the head side; on the base side when removed
+  // The environment (config `environments:`) both sides were analysed as; empty without.
+  std::string environment = {};
 };
 
 // What changed in the inbound policy Linkerd serves one port of a workload it injects, in
@@ -87,6 +95,8 @@ struct LinkerdChange {
   std::int64_t port = 0;
   std::string change;
   model::Location at;  // the object behind it on the head side; on the base side when removed
+  // The environment (config `environments:`) both sides were analysed as; empty without.
+  std::string environment = {};
 };
 
 struct Result {
@@ -113,7 +123,13 @@ struct Side {
   std::string label;
 };
 
+// Every change carries the environment of the head's analysis (the base's when the head has
+// none); findings carry theirs already.
 Result compare(const Side& base, const Side& head);
+
+// Appends `from`'s changes and findings to `into` (one environment's after another's); the
+// labels stay `into`'s.
+void append(Result& into, Result from);
 
 // A node as one line of YAML flow syntax (`{a: 1, b: [x, y]}`), mapping keys in source
 // order; strings quoted only when YAML would read them otherwise.

@@ -83,15 +83,26 @@ SideSpec workingTree() {
   return side;
 }
 
-analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options) {
+namespace {
+
+// How a side is read: its inputs, its config, and for a revision the root from the top of
+// the repository.
+struct Prepared {
+  analysis::Inputs inputs;
+  config::Config config;
+  std::string revisionRoot;
+};
+
+Prepared prepare(const SideSpec& side, const SideOptions& options) {
   std::vector<std::string> paths =
       options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
-  analysis::Inputs inputs;
+  Prepared prepared;
+  analysis::Inputs& inputs = prepared.inputs;
   inputs.jobs = options.jobs;
   inputs.topology = options.topology;
 
-  config::Config config;
-  std::string revisionRoot;  // Revision: the root, from the top of the repository
+  config::Config& config = prepared.config;
+  std::string& revisionRoot = prepared.revisionRoot;  // Revision: from the top of the repository
   std::optional<fs::path> configFile;
   if (!options.configPath.empty()) configFile = fs::absolute(options.configPath);
 
@@ -158,10 +169,44 @@ analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options)
   if (configFile) {
     config = config::loadConfig(*configFile, load::displayPath(*configFile, inputs.root));
   }
-  if (options.adjustConfig) options.adjustConfig(config);
-  if (side.kind != SideSpec::Kind::Revision) return analysis::analyze(std::move(config), inputs);
-  analysis::RevisionInputs revision{*side.revision, revisionRoot};
-  return analysis::analyze(std::move(config), inputs, &revision);
+  return prepared;
+}
+
+// An environment's path, as the side reads it: on disk from the root, in a revision from the
+// top of the repository.
+std::string environmentPath(const SideSpec& side, const Prepared& prepared,
+                            const std::string& path) {
+  if (side.kind != SideSpec::Kind::Revision)
+    return (prepared.inputs.root / path).lexically_normal().string();
+  std::string out = (fs::path(prepared.revisionRoot) / path).lexically_normal().generic_string();
+  while (!out.empty() && out.back() == '/') out.pop_back();
+  return out == "." ? std::string() : out;
+}
+
+}  // namespace
+
+analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options) {
+  Prepared prepared = prepare(side, options);
+  analysis::Inputs& inputs = prepared.inputs;
+  bool empty = false;
+  if (const config::Environment* environment = options.environment) {
+    inputs.environment = environment->name;
+    inputs.paths.clear();
+    for (const std::vector<std::string>* list : {&environment->paths, &environment->shared})
+      for (const std::string& p : *list) inputs.paths.push_back(environmentPath(side, prepared, p));
+    empty = inputs.paths.empty();
+  }
+  if (options.adjustConfig) options.adjustConfig(prepared.config);
+  // An empty side reads nothing, from no revision.
+  if (side.kind != SideSpec::Kind::Revision || empty)
+    return analysis::analyze(std::move(prepared.config), inputs);
+  analysis::RevisionInputs revision{*side.revision, prepared.revisionRoot};
+  return analysis::analyze(std::move(prepared.config), inputs, &revision);
+}
+
+std::vector<config::Environment> sideEnvironments(const SideSpec& side,
+                                                  const SideOptions& options) {
+  return prepare(side, options).config.environments;
 }
 
 }  // namespace pg::diff

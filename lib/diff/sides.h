@@ -38,10 +38,19 @@ struct SideOptions {
   graph::TopologyOptions topology;
   // Applied to the config each side reads, before its analysis runs.
   std::function<void(config::Config&)> adjustConfig;
+  // An environment (config `environments:`) to analyse instead of `paths`, which must then be
+  // empty: its paths and shared paths, relative to the side's root, and its name given to the
+  // analysis. One with no paths at all is an empty side (an environment the other side has).
+  const config::Environment* environment = nullptr;
 };
 
 // Throws load::InputError for a path that names nothing on that side, and
 // config::ConfigError for a config file that cannot be used.
 analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options);
+
+// The environments the side's config file declares (the one analyzeSide reads, found from
+// `options.paths` or the current folder); none when there is no config file. Throws as
+// analyzeSide does.
+std::vector<config::Environment> sideEnvironments(const SideSpec& side, const SideOptions& options);
 
 }  // namespace pg::diff

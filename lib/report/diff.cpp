@@ -2,6 +2,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "lib/report/common.h"
 #include "lib/report/graph.h"
@@ -29,20 +31,20 @@ Summary summarize(const diff::Result& d) {
   Summary s;
   for (const diff::PolicyChange& p : d.policies) ++s.policies[static_cast<int>(p.change)];
   for (const diff::AttachmentChange& a : d.attachments) ++(a.attached ? s.attached : s.detached);
-  std::set<std::string_view> targets;
+  std::set<std::pair<std::string_view, std::string_view>> targets;
   for (const diff::EffectiveChange& e : d.effective) {
-    targets.insert(e.target);
+    targets.emplace(e.environment, e.target);
     s.fields += e.fields.size();
   }
   s.targets = targets.size();
   for (const model::Finding& f : d.newFindings) ++s.newBySeverity[static_cast<int>(f.severity)];
   s.fixed = d.fixedFindings.size();
-  std::set<std::string_view> proxies;
-  for (const diff::KumaChange& k : d.kuma) proxies.insert(k.proxy);
+  std::set<std::pair<std::string_view, std::string_view>> proxies;
+  for (const diff::KumaChange& k : d.kuma) proxies.emplace(k.environment, k.proxy);
   s.kumaProxies = proxies.size();
   s.kumaFields = d.kuma.size();
-  std::set<std::pair<std::string_view, std::int64_t>> ports;
-  for (const diff::LinkerdChange& l : d.linkerd) ports.emplace(l.workload, l.port);
+  std::set<std::tuple<std::string_view, std::string_view, std::int64_t>> ports;
+  for (const diff::LinkerdChange& l : d.linkerd) ports.emplace(l.environment, l.workload, l.port);
   s.linkerdPorts = ports.size();
   s.linkerdChanges = d.linkerd.size();
   return s;
@@ -94,6 +96,19 @@ std::string linkerdCounts(const Summary& s) {
   return plural(s.linkerdChanges, "change") + " on " + plural(s.linkerdPorts, "port");
 }
 
+// `[production] ` before a change of an environment, as text findings have it.
+std::string environmentTag(const std::string& environment) {
+  return environment.empty() ? std::string() : "[" + environment + "] ";
+}
+
+// Adds `environment` to a change's JSON object when it has one.
+Json withEnvironment(Json item, const std::string& environment) {
+  if (environment.empty()) return item;
+  Json out = {{"environment", environment}};
+  out.update(item);
+  return out;
+}
+
 }  // namespace
 
 // --- text ------------------------------------------------------------------------------
@@ -109,14 +124,15 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
   if (!d.policies.empty()) {
     out << '\n' << bold << "Policies" << reset << '\n';
     for (const diff::PolicyChange& p : d.policies)
-      out << "  " << diff::changeName(p.change) << "  " << p.policy << "  " << dim
-          << detail::position(p.at) << reset << '\n';
+      out << "  " << diff::changeName(p.change) << "  " << environmentTag(p.environment) << p.policy
+          << "  " << dim << detail::position(p.at) << reset << '\n';
   }
   if (!d.attachments.empty()) {
     out << '\n' << bold << "Route attachments" << reset << '\n';
     for (const diff::AttachmentChange& a : d.attachments) {
       out << "  " << (a.attached ? green : red) << (a.attached ? "attached" : "detached") << reset
-          << "  " << a.route << (a.attached ? " -> " : " -x ") << a.parent;
+          << "  " << environmentTag(a.environment) << a.route << (a.attached ? " -> " : " -x ")
+          << a.parent;
       if (!a.attached) {
         out << ": ";
         if (!a.reason.empty()) out << a.reason << ": ";
@@ -128,7 +144,8 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
   if (!d.effective.empty()) {
     out << '\n' << bold << "Effective policy" << reset << '\n';
     for (const diff::EffectiveChange& e : d.effective) {
-      out << "  " << e.target << ": " << e.kind << " via " << pathText(e.path, " > ");
+      out << "  " << environmentTag(e.environment) << e.target << ": " << e.kind << " via "
+          << pathText(e.path, " > ");
       if (e.change != diff::Change::Changed) out << " (path " << diff::changeName(e.change) << ")";
       out << '\n';
       for (const diff::FieldChange& f : e.fields) {
@@ -143,9 +160,10 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
     out << '\n' << bold << "Kuma" << reset << '\n';
     const diff::KumaChange* group = nullptr;
     for (const diff::KumaChange& k : d.kuma) {
-      if (!group || group->proxy != k.proxy || group->policyType != k.policyType ||
-          group->section != k.section) {
-        out << "  " << k.proxy << ": " << k.policyType << " " << k.section << '\n';
+      if (!group || group->environment != k.environment || group->proxy != k.proxy ||
+          group->policyType != k.policyType || group->section != k.section) {
+        out << "  " << environmentTag(k.environment) << k.proxy << ": " << k.policyType << " "
+            << k.section << '\n';
         group = &k;
       }
       out << "    " << (k.field.empty() ? "(whole)" : k.field) << ": " << red << valueText(k.before)
@@ -157,7 +175,8 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
   if (!d.linkerd.empty()) {
     out << '\n' << bold << "Linkerd" << reset << '\n';
     for (const diff::LinkerdChange& l : d.linkerd) {
-      out << "  " << l.workload << " port " << l.port << ": " << l.change;
+      out << "  " << environmentTag(l.environment) << l.workload << " port " << l.port << ": "
+          << l.change;
       if (!l.at.path.empty()) out << "  " << dim << detail::position(l.at) << reset;
       out << '\n';
     }
@@ -193,9 +212,10 @@ void writeDiffJson(std::ostream& out, const DiffReportInput& input) {
   Summary s = summarize(d);
   Json policies = Json::array();
   for (const diff::PolicyChange& p : d.policies)
-    policies.push_back({{"policy", p.policy},
-                        {"change", diff::changeName(p.change)},
-                        {"location", detail::locationJson(p.at)}});
+    policies.push_back(withEnvironment({{"policy", p.policy},
+                                        {"change", diff::changeName(p.change)},
+                                        {"location", detail::locationJson(p.at)}},
+                                       p.environment));
   Json attachments = Json::array();
   for (const diff::AttachmentChange& a : d.attachments) {
     Json item = {
@@ -205,7 +225,7 @@ void writeDiffJson(std::ostream& out, const DiffReportInput& input) {
       item["message"] = a.message;
     }
     item["location"] = detail::locationJson(a.at);
-    attachments.push_back(std::move(item));
+    attachments.push_back(withEnvironment(std::move(item), a.environment));
   }
   Json effective = Json::array();
   for (const diff::EffectiveChange& e : d.effective) {
@@ -220,29 +240,32 @@ void writeDiffJson(std::ostream& out, const DiffReportInput& input) {
       field["location"] = detail::locationJson(f.at);
       fields.push_back(std::move(field));
     }
-    effective.push_back({{"target", e.target},
-                         {"kind", e.kind},
-                         {"path", e.path},
-                         {"change", diff::changeName(e.change)},
-                         {"fields", fields}});
+    effective.push_back(withEnvironment({{"target", e.target},
+                                         {"kind", e.kind},
+                                         {"path", e.path},
+                                         {"change", diff::changeName(e.change)},
+                                         {"fields", fields}},
+                                        e.environment));
   }
   Json kuma = Json::array();
   for (const diff::KumaChange& k : d.kuma)
-    kuma.push_back({{"proxy", k.proxy},
-                    {"policyType", k.policyType},
-                    {"section", k.section},
-                    {"field", k.field},
-                    {"before", k.before ? Json(*k.before) : Json(nullptr)},
-                    {"after", k.after ? Json(*k.after) : Json(nullptr)},
-                    {"beforeFrom", k.beforeFrom},
-                    {"afterFrom", k.afterFrom},
-                    {"location", detail::locationJson(k.at)}});
+    kuma.push_back(withEnvironment({{"proxy", k.proxy},
+                                    {"policyType", k.policyType},
+                                    {"section", k.section},
+                                    {"field", k.field},
+                                    {"before", k.before ? Json(*k.before) : Json(nullptr)},
+                                    {"after", k.after ? Json(*k.after) : Json(nullptr)},
+                                    {"beforeFrom", k.beforeFrom},
+                                    {"afterFrom", k.afterFrom},
+                                    {"location", detail::locationJson(k.at)}},
+                                   k.environment));
   Json linkerd = Json::array();
   for (const diff::LinkerdChange& l : d.linkerd)
-    linkerd.push_back({{"workload", l.workload},
-                       {"port", l.port},
-                       {"change", l.change},
-                       {"location", detail::locationJson(l.at)}});
+    linkerd.push_back(withEnvironment({{"workload", l.workload},
+                                       {"port", l.port},
+                                       {"change", l.change},
+                                       {"location", detail::locationJson(l.at)}},
+                                      l.environment));
   auto findings = [&](const std::vector<model::Finding>& list) {
     Json array = Json::array();
     for (const model::Finding& f : list) array.push_back(detail::findingJson(f, input.rules));
@@ -369,33 +392,44 @@ class Section {
   std::vector<std::string> rows_;
 };
 
-std::string mermaidPicture(const DiffReportInput& input, const MarkdownOptions& options,
-                           std::string& omitted) {
+// The picture of one head: the part of its graph around what changed in its environment.
+std::string mermaidPicture(const DiffReportInput& input, const analysis::Analysis& head,
+                           const MarkdownOptions& options, std::string& omitted) {
   const diff::Result& d = input.diff;
   std::vector<std::string> refs;
   for (const diff::PolicyChange& p : d.policies)
-    if (p.change != diff::Change::Removed) refs.push_back(p.policy);
-  for (const diff::AttachmentChange& a : d.attachments) refs.push_back(a.route);
-  for (const diff::EffectiveChange& e : d.effective) refs.push_back(e.target);
+    if (p.change != diff::Change::Removed && p.environment == head.environment)
+      refs.push_back(p.policy);
+  for (const diff::AttachmentChange& a : d.attachments)
+    if (a.environment == head.environment) refs.push_back(a.route);
+  for (const diff::EffectiveChange& e : d.effective)
+    if (e.environment == head.environment) refs.push_back(e.target);
   if (refs.empty()) return {};
-  Graph graph = buildGraph(input.head);
+  Graph graph = buildGraph(head);
   std::set<std::string> changed(refs.begin(), refs.end());
   // Everything above what changed, and one step below it: a policy's target, a route's
   // rules. All routes below a changed Gateway would drown the change.
   if (!focusGraph(graph, refs, 1)) return {};
+  const std::string in = head.environment.empty() ? "" : " in " + head.environment;
   if (graph.nodes.size() > options.maxGraphNodes) {
-    omitted = "_The picture is left out: the affected part of the graph has " +
-              std::to_string(graph.nodes.size()) + " nodes (the limit is " +
-              std::to_string(options.maxGraphNodes) +
-              "). `policygraph graph --focus REF` draws one object's part._\n\n";
+    omitted += "_The picture" + in + " is left out: the affected part of the graph has " +
+               std::to_string(graph.nodes.size()) + " nodes (the limit is " +
+               std::to_string(options.maxGraphNodes) +
+               "). `policygraph graph --focus REF` draws one object's part._\n\n";
     return {};
   }
   for (GraphNode& n : graph.nodes) n.highlighted = changed.count(n.ref) > 0;
   std::ostringstream mermaid;
   writeGraphMermaid(mermaid, graph);
-  return "<details><summary>Affected part of the graph (head; changed objects outlined)"
-         "</summary>\n\n```mermaid\n" +
-         mermaid.str() + "```\n\n</details>\n\n";
+  return "<details><summary>Affected part of the graph (head" +
+         (head.environment.empty() ? "" : ", " + head.environment) +
+         "; changed objects outlined)</summary>\n\n```mermaid\n" + mermaid.str() +
+         "```\n\n</details>\n\n";
+}
+
+// A change's first cell: the environment in bold before the object, when there is one.
+std::string objectCell(const std::string& environment, std::string_view object) {
+  return (environment.empty() ? "" : "**" + cell(environment) + "** ") + code(object);
 }
 
 }  // namespace
@@ -429,7 +463,7 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
                       "| route | parent | change | why |\n|---|---|---|---|\n");
   for (const diff::AttachmentChange& a : d.attachments) {
     std::string why = a.attached ? "" : (a.reason.empty() ? "" : a.reason + ": ") + a.message;
-    attachments.row("| " + code(a.route) + " | " + code(a.parent) + " | " +
+    attachments.row("| " + objectCell(a.environment, a.route) + " | " + code(a.parent) + " | " +
                     (a.attached ? "attached" : "**detached**") + " | " + cell(why) + " |\n");
   }
   Section effective(
@@ -438,7 +472,7 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
       "|---|---|---|---|---|---|\n");
   for (const diff::EffectiveChange& e : d.effective) {
     for (const diff::FieldChange& f : e.fields) {
-      std::string target = code(e.target);
+      std::string target = objectCell(e.environment, e.target);
       if (e.path.size() > 1) target += "<br>via " + cell(pathText(e.path, " › "));
       effective.row("| " + target + " | " + cell(e.kind) + " | " + code(f.field) + " | " +
                     (f.before ? code(*f.before) : "_unset_") + " | " +
@@ -449,18 +483,20 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
                "| proxy | policy | section | field | before | after | from |\n"
                "|---|---|---|---|---|---|---|\n");
   for (const diff::KumaChange& k : d.kuma)
-    kuma.row("| " + code(k.proxy) + " | " + cell(k.policyType) + " | " + cell(k.section) + " | " +
-             code(k.field) + " | " + (k.before ? code(*k.before) : "_unset_") + " | " +
+    kuma.row("| " + objectCell(k.environment, k.proxy) + " | " + cell(k.policyType) + " | " +
+             cell(k.section) + " | " + code(k.field) + " | " +
+             (k.before ? code(*k.before) : "_unset_") + " | " +
              (k.after ? code(*k.after) : "_unset_") + " | " + cell(kumaFrom(k)) + " |\n");
   Section linkerd("Linkerd (" + linkerdCounts(s) + ")",
                   "| workload | port | change |\n|---|---|---|\n");
   for (const diff::LinkerdChange& l : d.linkerd)
-    linkerd.row("| " + code(l.workload) + " | " + std::to_string(l.port) + " | " + cell(l.change) +
-                " |\n");
+    linkerd.row("| " + objectCell(l.environment, l.workload) + " | " + std::to_string(l.port) +
+                " | " + cell(l.change) + " |\n");
   auto findingRows = [&](Section& section, const std::vector<model::Finding>& list) {
     for (const model::Finding& f : list)
       section.row("| " + std::string(model::toString(f.severity)) + " | " + cell(f.ruleId) + " | " +
-                  code(detail::position(f.location)) + " | " + cell(f.message) + " |\n");
+                  code(detail::position(f.location)) + " | " +
+                  cell(environmentTag(f.environment) + f.message) + " |\n");
   };
   const std::string findingHeader = "| severity | rule | where | message |\n|---|---|---|---|\n";
   Section added("New findings (" + std::to_string(newTotal) + ")", findingHeader);
@@ -470,13 +506,16 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
   Section policies("Policy objects (" + std::to_string(d.policies.size()) + ")",
                    "| policy | change | where |\n|---|---|---|\n");
   for (const diff::PolicyChange& p : d.policies)
-    policies.row("| " + code(p.policy) + " | " + std::string(diff::changeName(p.change)) + " | " +
-                 code(detail::position(p.at)) + " |\n");
+    policies.row("| " + objectCell(p.environment, p.policy) + " | " +
+                 std::string(diff::changeName(p.change)) + " | " + code(detail::position(p.at)) +
+                 " |\n");
 
   // New findings first: they are what blocks the merge. The picture goes last, as the part
   // worth least when space runs out.
   std::string omitted;
-  std::string picture = mermaidPicture(input, options, omitted);
+  std::string picture;
+  for (const analysis::Analysis* head : input.heads)
+    picture += mermaidPicture(input, *head, options, omitted);
   const std::string footer = "<sub>policygraph " + std::string(toolVersion()) + "</sub>\n";
   for (const Section* section :
        {&added, &attachments, &effective, &linkerd, &kuma, &fixed, &policies}) {

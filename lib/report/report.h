@@ -135,7 +135,9 @@ void writeAccessJson(std::ostream& out, const AccessInput& input);
 // Mermaid picture of the affected part of the head's graph, at most `maxBytes` long).
 struct DiffReportInput {
   const diff::Result& diff;
-  const analysis::Analysis& head;
+  // The head's analysis, or with environments one per environment compared (each change
+  // names its environment, and the Markdown picture is drawn from that environment's head).
+  const std::vector<const analysis::Analysis*>& heads;
   const std::vector<model::RuleInfo>& rules;
 };
 struct MarkdownOptions {

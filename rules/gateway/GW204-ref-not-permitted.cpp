@@ -45,7 +45,8 @@ void checkCertificates(Context& ctx) {
                      describeListener(l) + ": " + resolved->message +
                          ": the listener cannot validate client certificates and is not "
                          "programmed; add a ReferenceGrant in the CA certificate's namespace "
-                         "that permits " + std::string(owner.kind) + "s of namespace " +
+                         "that permits " +
+                         std::string(owner.kind) + "s of namespace " +
                          std::string(owner.namespace_) + " to refer to it");
       return;
     }
@@ -55,10 +56,11 @@ void checkCertificates(Context& ctx) {
                              : "add a ReferenceGrant in the Secret's namespace that permits " +
                                    std::string(owner.kind) + "s of namespace " +
                                    std::string(owner.namespace_) + " to refer to it";
-    model::Finding& f = reportListener(
-        ctx, l, certificateLocation(l, "namespace"),
-        describeListener(l) + " may not use its certificate (" + resolved->message + ")" +
-            ": the listener has no usable certificate and is not programmed; " + advice);
+    model::Finding& f =
+        reportListener(ctx, l, certificateLocation(l, "namespace"),
+                       listenerName(l) + " may not use its certificate: " + resolved->message +
+                           ", so the listener (" + listenerTraits(l) +
+                           ") has no usable certificate and is not programmed; " + advice);
     if (ref) relateGrants(ctx.store(), toNamespace, f);
   });
 }

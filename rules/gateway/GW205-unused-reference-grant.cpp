@@ -130,19 +130,15 @@ void checkGrant(Context& ctx, const model::Resource& grant,
   std::vector<const UsedReference*> relatedUses;
   if (!fromListed.empty()) {
     where = grant.locateField(grant.spec(), "to");
-    message = grant.display() + " " + permits +
-              ", but what those objects use is something "
-              "else (" +
-              describeUse(*fromListed.front()) +
-              "): it permits nothing in use; fix "
-              "its to entries or delete it";
+    message = grant.display() + " permits nothing in use: it " + permits +
+              ", but what those objects use is something else (" +
+              describeUse(*fromListed.front()) + "); fix its to entries or delete it";
     relatedUses = fromListed;
   } else {
     where = grant.locateField(grant.spec(), "from");
-    message = grant.display() + " " + permits +
-              ", but no such object refers to anything in "
-              "namespace " +
-              std::string(grant.namespace_) + ": it permits nothing in use";
+    message = grant.display() + " permits nothing in use: it " + permits +
+              ", but no such object refers to anything in namespace " +
+              std::string(grant.namespace_);
     if (!inbound.empty()) {
       message +=
           " (references into the namespace come from elsewhere: " + describeUse(*inbound.front()) +

@@ -42,15 +42,16 @@ void check(Context& ctx) {
       with += describeListener(*other);
     }
     if (with.empty()) with = "another listener";
-    std::string message = describeListener(l) + " is Conflicted (" + l.conflictReason + "): ";
+    std::string message = listenerName(l) + " is Conflicted (" + l.conflictReason +
+                          "): the listener (" + listenerTraits(l) + ") ";
     if (hostname) {
-      message += "it shares port " + std::to_string(l.port) +
+      message += "shares port " + std::to_string(l.port) +
                  (l.hostname.empty() ? std::string() : " and hostname " + std::string(l.hostname)) +
                  " with " + with + (l.hostname.empty() ? ", and neither sets a hostname" : "") +
                  ", so the Gateway cannot tell their traffic apart; give each listener its own "
                  "hostname or port";
     } else {
-      message += "it shares port " + std::to_string(l.port) + " with " + with +
+      message += "shares port " + std::to_string(l.port) + " with " + with +
                  ", whose protocol cannot share a port with " + std::string(l.protocol) +
                  "; move one of them to another port";
     }

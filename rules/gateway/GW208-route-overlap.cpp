@@ -226,11 +226,10 @@ void reportOverlap(Context& ctx, const graph::Listener& l, const Claim& winner, 
   const std::string what = loser.route->kind == graph::RouteKind::HTTP ? httpWhat(matchOf(loser))
                                                                        : grpcWhat(matchOf(loser));
   std::string message =
-      r.display() + " " + describeRule(*loser.rule) + " claims the same requests (" +
+      r.display() + " " + describeRule(*loser.rule) + " claims the same requests as " +
+      w.display() + " " + describeRule(*winner.rule) + ": only " + w.display() + " receives " +
       (hostname.empty() ? std::string("any hostname") : "hostname " + std::string(hostname)) +
-      ", " + what + ") as " + w.display() + " " + describeRule(*winner.rule) + " on " +
-      describeListener(l) + ", and only " + w.display() +
-      " receives them: " + whyWinner(winner, loser) +
+      ", " + what + " on " + describeListener(l) + ", since " + whyWinner(winner, loser) +
       ". Make the matches differ, or merge the rules";
   model::Finding& f = ctx.report(r.locate(loser.node), std::move(message), &r);
   if (winner.route != loser.route) f.objects.push_back(w.display());

@@ -16,8 +16,8 @@ void check(Context& ctx) {
           // it supports the kind is not known, so this is a note, not an error.
           model::Finding& f = reportBackend(
               ctx, route, rule, b,
-              "kind " + b.group + "/" + b.kind +
-                  " belongs to an implementation and is not simulated: policygraph knows no "
+              "backend kind " + b.group + "/" + b.kind +
+                  " is not simulated: it belongs to an implementation, policygraph knows no "
                   "controller profile with it, so the route's status assumes the controller "
                   "refuses it (ResolvedRefs False, InvalidKind); check that the Gateway's "
                   "implementation documents it as a backend");

@@ -30,8 +30,9 @@ void check(Context& ctx) {
     yaml::NodeRef ref = soleCertificateRef(l);
     model::Finding& f = reportListener(
         ctx, l, certificateLocation(l, ref ? faultyField(ref) : "name"),
-        describeListener(l) + " has an unusable certificate (" + resolved->message + ")" +
-            ". The listener cannot terminate TLS, so it is not programmed; refer to a Secret "
+        listenerName(l) + " has an unusable certificate: " + resolved->message +
+            ". The listener (" + listenerTraits(l) +
+            ") cannot terminate TLS, so it is not programmed; refer to a Secret "
             "of type kubernetes.io/tls that holds tls.crt and tls.key" +
             (l.certificateProducersConsidered.empty()
                  ? std::string()

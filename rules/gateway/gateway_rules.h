@@ -38,11 +38,21 @@ inline const graph::Condition* findCondition(const std::vector<graph::Condition>
 }
 
 // "listener https of Gateway/infra/public (HTTPS, port 443, hostname shop.example.com)".
-inline std::string describeListener(const graph::Listener& l) {
-  std::string out = "listener " + std::string(l.name) + " of " + l.gateway->resource->display() +
-                    " (" + std::string(l.protocol) + ", port " + std::to_string(l.port);
+// `listener https of Gateway/infra/public`: which listener, short enough for a message's lead.
+inline std::string listenerName(const graph::Listener& l) {
+  return "listener " + std::string(l.name) + " of " + l.gateway->resource->display();
+}
+
+// `HTTPS, port 443, hostname shop.example.com`: what the listener is, for a message's detail.
+inline std::string listenerTraits(const graph::Listener& l) {
+  std::string out = std::string(l.protocol) + ", port " + std::to_string(l.port);
   if (!l.hostname.empty()) out += ", hostname " + std::string(l.hostname);
-  return out + ")";
+  return out;
+}
+
+// `listener https of Gateway/infra/public (HTTPS, port 443, hostname shop.example.com)`.
+inline std::string describeListener(const graph::Listener& l) {
+  return listenerName(l) + " (" + listenerTraits(l) + ")";
 }
 
 // A field of a listener (`port`, `hostname`, `protocol`...), or the listener when it is absent.

@@ -16,8 +16,8 @@ void check(Context& ctx) {
     const std::string at = firstAt.path + ":" + std::to_string(firstAt.start.line);
     const bool identical = yaml::sameValue(first.node, second.node);
     std::string message =
-        identical ? second.display() + " is defined twice with the same content (also at " + at +
-                        "): delete one copy"
+        identical ? second.display() + " is defined twice with the same content: also at " + at +
+                        "; delete one copy"
                   : second.display() + " is defined twice and the definitions differ: this one, " +
                         "applied after " + at +
                         " (path order, as `kubectl apply -f` on the folder), is what the "

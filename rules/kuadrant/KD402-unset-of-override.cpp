@@ -31,8 +31,8 @@ void check(Context& ctx) {
       const RuleAbove& first = *overrides.front();
       model::Finding& f = reportOn(
           ctx, p, p.resource->locate(item),
-          "`spec.unset` entry `" + std::string(item.str()) + "` has no effect: " + by +
-              (policies.size() > 1 ? " set" : " sets") + " rule `" + nameOf(p, first) +
+          "`spec.unset` entry `" + std::string(item.str()) + "` has no effect on an override: " +
+              by + (policies.size() > 1 ? " set" : " sets") + " rule `" + nameOf(p, first) +
               "` as an override, and unsetting removes inherited defaults only; an override "
               "stays in the effective policy (RFC 0009, \"Unsetting inherited defaults\", "
               "example F2). "

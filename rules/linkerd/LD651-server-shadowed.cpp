@@ -21,8 +21,8 @@ void check(Context& ctx) {
         model::Finding& f = ctx.report(
             loser->locateField(loser->spec(), "port"),
             loser->display() + " also selects port " + std::to_string(p.port) + " of " +
-                w.workload->display() + ", but " + p.server->display() + " serves it (" + why +
-                "): only one Server applies to a port; make their podSelectors or ports "
+                w.workload->display() + ", but " + p.server->display() + " serves it: " + why +
+                "; only one Server applies to a port: make their podSelectors or ports "
                 "disjoint, or delete one",
             loser);
         f.related.push_back({p.server->locateField(p.server->spec(), "port"),

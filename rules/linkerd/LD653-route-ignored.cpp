@@ -20,8 +20,8 @@ void check(Context& ctx) {
     model::Finding& f =
         ctx.report(p.route->locateField(p.parentRef, "name"),
                    p.route->display() + " is not accepted on Server " + p.namespace_ + "/" +
-                       p.name + " (" + p.accepted.reason + ": " + p.accepted.message +
-                       "): Linkerd does not serve it there; " + fix,
+                       p.name + ": " + p.accepted.message + " (" + p.accepted.reason +
+                       "), so Linkerd does not serve it there; " + fix,
                    p.route);
     f.discriminator = "Server " + p.namespace_ + "/" + p.name;
   }

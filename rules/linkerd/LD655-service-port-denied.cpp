@@ -47,9 +47,9 @@ void check(Context& ctx) {
                                         : "the default policy " + p.serverName;
           model::Finding& f = ctx.report(
               service->locateField(sp, sp.get("targetPort") ? "targetPort" : "port"),
-              service->display() + " sends traffic to port " + std::to_string(p.port) + " of " +
-                  w.resource->display() + ", where Linkerd denies every request (" + server +
-                  "): authorize its clients with an AuthorizationPolicy on the Server, or "
+              "Linkerd denies every request " + service->display() + " sends to port " +
+                  std::to_string(p.port) + " of " + w.resource->display() + ": " + server +
+                  "; authorize its clients with an AuthorizationPolicy on the Server, or "
                   "change the default policy",
               service);
           if (p.server)

@@ -15,10 +15,10 @@ void checkAccount(Context& ctx, const model::Resource& r, yaml::NodeRef ref,
     managed = managed || sa->namespace_ == namespace_;
   if (!managed) return;
   ctx.report(r.locateField(ref, "name"),
-             r.display() + " names ServiceAccount " + std::string(namespace_) + "/" +
+             r.display() + " names a missing ServiceAccount " + std::string(namespace_) + "/" +
                  std::string(name) +
-                 ", which is not in the input though the namespace's other ServiceAccounts "
-                 "are: no workload runs with that identity, so the clients it should admit "
+                 ": it is not in the input though the namespace's other ServiceAccounts "
+                 "are, so no workload runs with that identity and the clients it should admit "
                  "are not admitted; fix the name or namespace, or add the ServiceAccount",
              &r)
       .discriminator = std::string(namespace_) + "/" + std::string(name);

@@ -96,7 +96,7 @@ void check(Context& ctx) {
       model::Finding& f =
           ctx.report(workload.locateField(probe.node, probe.path ? "path" : "port"),
                      "Linkerd's proxy on " + workload.display() + " refuses the kubelet's " + what +
-                         " (" + explanation(result, *port, "GET " + path, settings) + ")",
+                         ": " + explanation(result, *port, "GET " + path, settings),
                      &workload);
       if (port->server)
         f.related.push_back(

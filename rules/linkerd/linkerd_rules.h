@@ -15,10 +15,9 @@ inline void reportRefusals(Context& ctx, const model::Resource& r,
                            const std::vector<policy::linkerd::Problem>& problems) {
   for (const policy::linkerd::Problem& p : problems) {
     if (!p.refused) continue;
-    model::Finding& f = ctx.report(r.locate(p.at),
-                                   "the Kubernetes API server would refuse " + r.display() +
-                                       " (Linkerd's admission webhook): " + p.message,
-                                   &r);
+    model::Finding& f =
+        ctx.report(r.locate(p.at),
+                   "Linkerd's admission webhook refuses " + r.display() + ": " + p.message, &r);
     f.discriminator = p.message;
   }
 }

@@ -50,13 +50,13 @@ void check(Context& ctx) {
       if (t.problem != policy::TargetProblem::NotFound &&
           t.problem != policy::TargetProblem::SectionNotFound)
         continue;
-      std::string what = t.problem == policy::TargetProblem::NotFound
-                             ? describeTarget(t) + ", which does not exist"
-                             : describeTarget(t) + ", but " + t.message;
+      std::string why =
+          t.problem == policy::TargetProblem::NotFound ? std::string() : t.message + ", so ";
       model::Finding& f =
           reportOn(ctx, p, t.at,
-                   p.profile->kind + " " + p.key() + " targets " + what +
-                       ", so it applies nowhere (status Accepted False, TargetNotFound); fix the "
+                   p.profile->kind + " " + p.key() + " targets " + describeTarget(t) +
+                       ", which does not exist: " + why +
+                       "it applies nowhere (status Accepted False, TargetNotFound); fix the "
                        "targetRef or create the target (" +
                        candidates(ctx.analysis(), t) + ")");
       f.discriminator = "target " + t.ref().display();

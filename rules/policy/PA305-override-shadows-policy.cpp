@@ -28,9 +28,10 @@ void check(Context& ctx) {
                     [](const Replacement& r) { return r.relation == Relation::Above; });
     model::Finding& f = reportOn(
         ctx, *p, first->node,
-        p->profile->kind + " " + p->key() + " has no effect: on every path it reaches (" +
-            std::to_string(reach.paths) + "), overrides replace every field it sets: " +
-            describeReplacements(*p, reach) + ". Remove it" +
+        p->profile->kind + " " + p->key() + " has no effect, overridden wherever it applies: on " +
+            "every path it reaches (" + std::to_string(reach.paths) +
+            "), overrides replace every field it sets: " + describeReplacements(*p, reach) +
+            ". Remove it" +
             (fromAbove ? ", or ask the owner of the override to turn the fields you need into "
                          "defaults"
                        : ", or merge it with the policy that wins"));

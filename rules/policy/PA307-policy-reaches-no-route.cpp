@@ -30,11 +30,12 @@ void check(Context& ctx) {
     if (it != reach.end() && it->second.reachesRoute) continue;
     for (const policy::Target& t : p.targets) {
       if (!t.attached() || !aboveRoutes(t)) continue;
-      model::Finding& f = reportOn(
-          ctx, p, t.at,
-          p.profile->kind + " " + p.key() + " targets " + describeTarget(t) +
-              ", but no route is attached below it, so it applies to no traffic. Check the "
-              "routes' parentRefs (name, sectionName), or target the Gateway they use");
+      model::Finding& f =
+          reportOn(ctx, p, t.at,
+                   p.profile->kind + " " + p.key() + " applies to no traffic: it targets " +
+                       describeTarget(t) +
+                       ", but no route is attached below it. Check the routes' parentRefs (name, "
+                       "sectionName), or target the Gateway they use");
       f.discriminator = "target " + t.ref().display();
       break;  // one finding per policy
     }

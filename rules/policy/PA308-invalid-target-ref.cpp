@@ -10,14 +10,15 @@ void check(Context& ctx) {
     for (const policy::Target& t : p.targets) {
       std::string why;
       if (t.problem == policy::TargetProblem::KindNotAllowed)
-        why = t.message +
+        why = "cannot target " + t.ref().display() + ": " + t.message +
               "; its controller rejects the reference (status Accepted False, "
               "Invalid). Target one of those kinds instead";
       else if (t.problem == policy::TargetProblem::Malformed)
-        why = "its target reference needs both kind and name; add the missing field";
+        why = ": its target reference needs both kind and name; add the missing field";
       else
         continue;
-      model::Finding& f = reportOn(ctx, p, t.at, p.profile->kind + " " + p.key() + ": " + why);
+      model::Finding& f = reportOn(
+          ctx, p, t.at, p.profile->kind + " " + p.key() + (why.front() == ':' ? "" : " ") + why);
       f.discriminator = "target " + t.ref().display();
     }
   }

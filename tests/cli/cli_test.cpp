@@ -795,3 +795,15 @@ TEST_CASE("graph --format mermaid folds a graph GitHub would not render, and say
   CHECK(focused.err.empty());
   CHECK(focused.out.find("httproute_team1_r1") != std::string::npos);
 }
+
+TEST_CASE("cli: a listener's lead names it; its protocol, port and why go to the detail") {
+  const std::string folder =
+      quote((std::filesystem::path(PG_SOURCE_DIR) / "testdata" / "cases" / "gateway" /
+             "GW210-unusable-certificates")
+                .string());
+  Run r = run(".", "lint --verbose " + folder);
+  INFO(r.out);
+  CHECK(r.out.find("error: listener shop of Gateway/infra/public has an unusable certificate "
+                   "[GW210]\n  Secret infra/shop-tls does not exist. The listener (HTTPS, port "
+                   "443, hostname shop.example.com) cannot terminate TLS") != std::string::npos);
+}

@@ -1,5 +1,6 @@
 // `environments:` in the config: each environment analysed on its own in one run, and named
-// in every finding, format, status item and snapshot folder.
+// in every finding, format, status item and snapshot folder; `--environment` picks one, which
+// explain, graph and access need; diff compares each environment with itself.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -131,4 +132,128 @@ TEST_CASE("environments: status items and snapshot folders per environment") {
   Run drift = run(dir.path(), "snapshot --check");
   CHECK(has(drift.out, "[staging]"));
   CHECK(has(drift.out, "SN703"));
+}
+
+TEST_CASE("environments: --environment picks one for lint, status and snapshot") {
+  TestFolder dir;
+  writeRepository(dir);
+  Run production = run(dir.path(), "lint -e production");
+  CHECK(production.status == 0);
+  CHECK(has(production.out, "in 1 environment"));
+  Run staging = run(dir.path(), "lint --environment staging --format json");
+  nlohmann::json report = nlohmann::json::parse(staging.out);
+  REQUIRE(report["findings"].size() == 1);
+  CHECK(report["summary"]["environments"] == nlohmann::json::array({"staging"}));
+  Run status = run(dir.path(), "status -e production --format json");
+  for (const auto& item : nlohmann::json::parse(status.out)["items"])
+    CHECK(item["environment"] == "production");
+
+  Run unknown = run(dir.path(), "lint -e prod");
+  CHECK(unknown.status == 2);
+  CHECK(has(unknown.err,
+            "no environment prod in .policygraph.yaml; its environments: "
+            "production, staging"));
+  Run withPath = run(dir.path(), "lint -e staging clusters/staging");
+  CHECK(withPath.status == 2);
+  CHECK(has(withPath.err, "give it or PATHs, not both"));
+  Run none = run(dir.path(), "lint --no-config -e staging");
+  CHECK(none.status == 2);
+  CHECK(has(none.err, "--environment staging: no config file was found"));
+}
+
+TEST_CASE("environments: explain, graph and access need one environment") {
+  TestFolder dir;
+  writeRepository(dir);
+  for (const std::string& command :
+       {std::string("explain HTTPRoute/shop/orders"), std::string("graph"),
+        std::string("access --from ip:10.0.0.1 --to Deployment/shop/web:80")}) {
+    Run bare = run(dir.path(), command);
+    INFO(command, bare.err);
+    CHECK(bare.status == 2);
+    CHECK(has(bare.err,
+              " shows one environment: pick one with --environment NAME (production, "
+              "staging in .policygraph.yaml), or give its folders as PATHs"));
+  }
+  // Each environment has its own topology: the route attaches in production only.
+  Run production = run(dir.path(), "graph -e production --format json");
+  Run staging = run(dir.path(), "graph --environment staging --format json");
+  CHECK(production.status == 0);
+  CHECK(staging.status == 0);
+  CHECK(has(production.out, "attachedRoutes: 1"));
+  CHECK(has(staging.out, "attachedRoutes: 0"));
+  CHECK(production.out != staging.out);
+  Run explain = run(dir.path(), "explain HTTPRoute/shop/orders -e staging --format json");
+  CHECK(explain.status == 0);
+  CHECK(has(explain.out, "HTTPRoute"));
+  // The environment is read, so the error is about the workload, not the environment.
+  Run access = run(dir.path(), "access --from ip:10.0.0.1 --to Deployment/shop/web:80 -e staging");
+  CHECK(access.status == 2);
+  CHECK_FALSE(has(access.err, "environment"));
+  // PATHs keep today's behaviour: that folder alone.
+  CHECK(run(dir.path(), "graph clusters/production base").status == 0);
+}
+
+TEST_CASE("environments: diff compares each environment with itself and names it") {
+  TestFolder dir;
+  writeRepository(dir);
+  pg::testing::git(dir.path(), "init");
+  pg::testing::git(dir.path(), "add -A");
+  pg::testing::git(dir.path(), "commit -m base");
+  // An unchanged tree: nothing, though each environment alone has the same HTTPRoute.
+  Run same = run(dir.path(), "diff HEAD");
+  INFO(same.out, same.err);
+  CHECK(same.status == 0);
+  CHECK(has(same.out, "no change to policies, route attachments, effective policy or findings"));
+
+  dir.write("clusters/staging/route.yaml",
+            pg::testing::readAll(dir.path() / "clusters/production/route.yaml"));
+  Run text = run(dir.path(), "diff HEAD");
+  INFO(text.out, text.err);
+  CHECK(text.status == 0);
+  CHECK(has(text.out, "attached  [staging] HTTPRoute/shop/orders -> Gateway/shop/public#http"));
+  CHECK_FALSE(has(text.out, "[production]"));
+  CHECK(has(text.out, "error: [staging] HTTPRoute/shop/orders is not accepted"));
+
+  nlohmann::json json = nlohmann::json::parse(run(dir.path(), "diff HEAD --format json").out);
+  REQUIRE(json["attachments"].size() == 1);
+  CHECK(json["attachments"][0]["environment"] == "staging");
+  REQUIRE(json["findings"]["fixed"].size() == 1);
+  CHECK(json["findings"]["fixed"][0]["environment"] == "staging");
+
+  Run production = run(dir.path(), "diff HEAD -e production");
+  CHECK(has(production.out, "no change to policies"));
+  Run unknown = run(dir.path(), "diff HEAD -e prod");
+  CHECK(unknown.status == 2);
+  CHECK(has(unknown.err, "no environment prod on either side; theirs: production, staging"));
+  // PATHs keep today's behaviour: the two folders as one input.
+  Run paths = run(dir.path(), "diff HEAD -- clusters/staging base");
+  CHECK(has(paths.out, "attached  HTTPRoute/shop/orders"));
+}
+
+TEST_CASE("environments: diff when the change declares them, or adds one") {
+  TestFolder dir;
+  writeRepository(dir);
+  const std::string config = pg::testing::readAll(dir.path() / ".policygraph.yaml");
+  std::filesystem::remove(dir.path() / ".policygraph.yaml");
+  pg::testing::git(dir.path(), "init");
+  pg::testing::git(dir.path(), "add -A");
+  pg::testing::git(dir.path(), "commit -m base");
+  // The base declares none: it is read with the head's environments, so declaring them
+  // changes nothing by itself.
+  dir.write(".policygraph.yaml", config);
+  Run declared = run(dir.path(), "diff HEAD");
+  INFO(declared.out, declared.err);
+  CHECK(declared.status == 0);
+  CHECK(has(declared.out, "no change to policies, route attachments, effective policy or findings"));
+
+  // An environment whose folder the base does not have: all of it is new.
+  dir.write(".policygraph.yaml",
+            config + "  - name: qa\n    paths: [clusters/qa]\n    shared: [base]\n");
+  dir.write("clusters/qa/route.yaml",
+            pg::testing::readAll(dir.path() / "clusters/staging/route.yaml"));
+  Run added = run(dir.path(), "diff HEAD");
+  INFO(added.out, added.err);
+  CHECK(added.status == 0);
+  CHECK(has(added.out, "error: [qa] HTTPRoute/shop/orders is not accepted"));
+  CHECK_FALSE(has(added.out, "[staging]"));
 }

@@ -38,11 +38,12 @@ diff::Result manyChanges(std::size_t n) {
 
 std::string markdown(const diff::Result& r, std::size_t maxBytes) {
   analysis::Analysis head;
+  std::vector<const analysis::Analysis*> heads{&head};
   std::vector<model::RuleInfo> rules;
   std::ostringstream out;
   report::MarkdownOptions options;
   options.maxBytes = maxBytes;
-  report::writeDiffMarkdown(out, {r, head, rules}, options);
+  report::writeDiffMarkdown(out, {r, heads, rules}, options);
   return out.str();
 }
 
@@ -89,6 +90,15 @@ TEST_CASE("diff markdown: never longer than the cap, and says what it left out")
       ++closed;
     CHECK(open == closed);
   }
+}
+
+TEST_CASE("diff markdown: a change of an environment names it") {
+  diff::Result r = manyChanges(1);
+  r.attachments.front().environment = "staging";
+  std::string md = markdown(r, 60000);
+  CHECK(md.find("| **staging** `HTTPRoute/shop/route-0` | `Gateway/infra/public#https` |") !=
+        std::string::npos);
+  CHECK(md.find("| `HTTPRoute/shop/route-0`<br>via") != std::string::npos);  // no environment
 }
 
 TEST_CASE("diff markdown: nothing changed says so") {

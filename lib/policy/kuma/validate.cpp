@@ -162,7 +162,8 @@ class Validator {
     }
     std::string who = r.universal ? text(r.kind) + "/" + text(r.name) : r.display();
     std::string what = who + " is in mesh " + text(r.mesh) +
-                       ", which has no Mesh object in the input (meshes: " + known + ")";
+                       ", which is not in the input: no Mesh object names it (meshes: " + known +
+                       ")";
     std::string fix = ": Kuma refuses it until the mesh exists; fix the mesh name or add the Mesh";
     if (r.universal) {
       add(Check::MeshMissing, r, r.node, "mesh", what + fix, text(r.mesh));
@@ -284,10 +285,10 @@ class Validator {
       return false;
     }
     add(Check::OutsideNamespace, r, map, key,
-        r.display() + " is a " + text(roleName(p.role)) + " policy of namespace " +
-            text(p.namespace_) + ", so Kuma applies it only to proxies in " + text(p.namespace_) +
-            ", but its top-level targetRef names namespace " + text(other) +
-            ": it selects no proxy; move the policy to " + text(other) + " (or to " +
+        r.display() + " targets namespace " + text(other) + ", outside its own: as a " +
+            text(roleName(p.role)) + " policy of namespace " + text(p.namespace_) +
+            ", Kuma applies it only to proxies in " + text(p.namespace_) +
+            ", so it selects no proxy; move the policy to " + text(other) + " (or to " +
             settings_.systemNamespace + " for a mesh-wide policy)",
         text(other));
     return true;
@@ -395,7 +396,7 @@ class Validator {
     }
     if (!map.get(key)) key = "kind";
     add(Check::TargetMissing, r, map, key,
-        "spec.targetRef (" + text(ref.kind) + ") selects no proxy " + scope + ": " + what +
+        "spec.targetRef (" + text(ref.kind) + ") selects no proxy: " + what + " " + scope +
             "; the policy has no effect, fix the target",
         "targetRef");
   }
@@ -689,9 +690,10 @@ class Validator {
             std::string disc = text(winner.resource->name) + "/" + ls.where + "/" + l.path;
             if (!seen.insert(text(loser.resource->name) + "|" + disc).second) continue;
             add(Check::SameRank, *loser.resource, l.map, l.key,
-                ls.where + "." + l.path + " is also set by " + winner.resource->display() + " (" +
-                    ws.where + "." + w.path + ") for proxy " + text(displayOf(*proxy.resource)) +
-                    ", and both policies have the same rank (" + text(loser.top.kind) +
+                ls.where + "." + l.path + " is also set, at the same rank, by " +
+                    winner.resource->display() + ": it sets " + ws.where + "." + w.path +
+                    " for proxy " + text(displayOf(*proxy.resource)) +
+                    " too, and both policies have the same rank (" + text(loser.top.kind) +
                     " targetRef, " + (loser.fromGlobal ? "global" : "local or zone") + " origin, " +
                     text(roleName(loser.role)) + " role): only their names order them, and " +
                     text(winner.displayName) +
@@ -747,7 +749,8 @@ class Validator {
         if (it == states.end() || !it->second.overridden) continue;
         add(Check::NeverEffective, *p.resource, slot.entry, "default",
             slot.where +
-                " is never effective: on every proxy the policy selects, policies later "
+                " is never effective, overridden on every proxy: on every proxy the policy "
+                "selects, policies later "
                 "in Kuma's order (a more specific top-level targetRef, or a later role or "
                 "origin) set every field it sets for the same target, last " +
                 it->second.by + "; remove it or set only what the others leave",

@@ -335,9 +335,10 @@ std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) {
         kPolicyGroup, mesh ? "MeshTLSAuthentication" : "NetworkAuthentication", ns, name);
     if (!target) {
       ignore(r, ref.get("name") ? ref.get("name") : ref,
-             "requires " + std::string(mesh ? "MeshTLSAuthentication" : "NetworkAuthentication") +
-                 " " + ns + "/" + name +
-                 ", which is not in the input: Linkerd's index ignores the whole policy, so it "
+             "requires a missing " +
+                 std::string(mesh ? "MeshTLSAuthentication" : "NetworkAuthentication") + " " + ns +
+                 "/" + name +
+                 ": it is not in the input, and Linkerd's index ignores the whole policy, so it "
                  "authorizes nothing; add the authentication or fix the reference");
       return std::nullopt;
     }
