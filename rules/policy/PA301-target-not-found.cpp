@@ -50,15 +50,25 @@ void check(Context& ctx) {
       if (t.problem != policy::TargetProblem::NotFound &&
           t.problem != policy::TargetProblem::SectionNotFound)
         continue;
-      std::string what = t.problem == policy::TargetProblem::NotFound
+      const model::Store::Refusal* refused =
+          t.problem == policy::TargetProblem::NotFound
+              ? ctx.store().refusal(t.group, t.kind, t.namespace_, t.name)
+              : nullptr;
+      std::string what = refused ? describeTarget(t) + ", but " + refused->notApplied()
+                         : t.problem == policy::TargetProblem::NotFound
                              ? describeTarget(t) + ", which does not exist"
                              : describeTarget(t) + ", but " + t.message;
-      model::Finding& f =
-          reportOn(ctx, p, t.at,
-                   p.profile->kind + " " + p.key() + " targets " + what +
-                       ", so it applies nowhere (status Accepted False, TargetNotFound); fix the "
-                       "targetRef or create the target (" +
-                       candidates(ctx.analysis(), t) + ")");
+      std::string fix = refused ? "fix the target's schema violations"
+                                : "fix the targetRef or create the target (" +
+                                      candidates(ctx.analysis(), t) + ")";
+      model::Finding& f = reportOn(ctx, p, t.at,
+                                   p.profile->kind + " " + p.key() + " targets " + what +
+                                       ", so it applies nowhere (status Accepted False, "
+                                       "TargetNotFound); " +
+                                       fix);
+      if (refused)
+        f.related.push_back({refused->object->locate(refused->object->node),
+                             refused->object->display() + " is defined here"});
       f.discriminator = "target " + t.ref().display();
     }
   }
