@@ -9,6 +9,7 @@
 
 #include "cmd/policygraph/cli.h"
 #include "cmd/policygraph/common.h"
+#include "lib/report/message.h"
 #include "lib/report/report.h"
 #include "rules/engine.h"
 
@@ -28,9 +29,11 @@ std::set<std::string> readBaselineFile(const std::string& path) {
 }
 
 void writeReport(std::ostream& out, const std::string& format, const report::ReportInput& input,
-                 bool color, bool summary) {
-  if (format == "text")
-    report::writeText(out, input, {color, summary});
+                 bool color, const ReportOptions& options) {
+  if (format == "text" && options.verbose)
+    report::writeTextVerbose(out, input, {color, options.summary});
+  else if (format == "text")
+    report::writeText(out, input, {color, options.summary});
   else if (format == "json")
     report::writeJson(out, input);
   else if (format == "sarif")
@@ -68,7 +71,7 @@ int runReport(const CLI::App& cmd, const ReportOptions& o,
   if (!analyses.front()->environment.empty()) input.environments = analyses;
   writeOutputs(cmd, o, {"text", "json", "sarif", "junit", "github"},
                [&](std::ostream& out, const std::string& format, bool color) {
-                 writeReport(out, format, input, color, o.summary);
+                 writeReport(out, format, input, color, o);
                });
   if (!failOn) return kClean;
   bool failed = std::any_of(run.findings.begin(), run.findings.end(),
@@ -83,6 +86,8 @@ void addReportOptions(CLI::App& cmd, ReportOptions& o) {
                  "A JSON report whose findings are not reported again");
   cmd.add_flag("--summary", o.summary,
                "Text: one line per rule (severity, count, name) instead of one per finding");
+  cmd.add_flag("--verbose,-v", o.verbose,
+               "Text: below each finding's one-sentence lead, why and what to do");
 }
 
 void addLintCommand(CLI::App& app, int& exitCode) {

@@ -15,6 +15,7 @@ struct ReportOptions : OutputOptions {
   std::string failOn = "error";
   std::string baselinePath;
   bool summary = false;  // --summary: the text report as a table per rule
+  bool verbose = false;  // --verbose: each finding's detail below its lead
 };
 
 void addReportOptions(CLI::App& cmd, ReportOptions& options);

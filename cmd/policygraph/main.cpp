@@ -18,6 +18,7 @@
 #include "cmd/policygraph/snapshot.h"
 #include "cmd/policygraph/status.h"
 #include "lib/report/report.h"
+#include "lib/schema/schema.h"
 #include "rules/engine.h"
 #include "rules/rule.h"
 
@@ -34,6 +35,18 @@ bool colorWanted(const std::string& mode) {
 
 namespace {
 
+// How many CEL rules of the built-in schemas IN124 enforces, and the ones it does not.
+void printCelRules() {
+  schema::CelSummary cel = schema::builtinCelRules();
+  std::cout << "\nCEL rules of the built-in schemas (IN124): " << cel.enforced << " of "
+            << cel.total << " enforced";
+  if (cel.transition > 0)
+    std::cout << ", " << cel.transition
+              << " transition rules (the API server checks them on update only)";
+  std::cout << ", " << cel.unenforced.size() << " not enforced\n";
+  for (const std::string& rule : cel.unenforced) std::cout << "  not enforced: " << rule << '\n';
+}
+
 void addRulesCommand(CLI::App& app, int& exitCode) {
   auto* cmd = app.add_subcommand("rules", "List the rules, or print one rule's documentation");
   auto id = std::make_shared<std::string>();
@@ -45,6 +58,7 @@ void addRulesCommand(CLI::App& app, int& exitCode) {
         for (std::size_t pad = model::toString(r.severity).size(); pad < 8; ++pad) std::cout << ' ';
         std::cout << r.name << " - " << r.summary << '\n';
       }
+      printCelRules();
       exitCode = kClean;
       return;
     }

@@ -37,6 +37,7 @@ std::string_view ruleOf(schema::Code code) {
     case schema::Code::InvalidValue: return "IN121";
     case schema::Code::Required: return "IN122";
     case schema::Code::VersionNotServed: return "IN123";
+    case schema::Code::CelRule: return "IN124";
     case schema::Code::DeprecatedVersion: return "IN125";
   }
   return "IN12x";

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -149,6 +150,8 @@ struct Outcome {
   enum Kind { Value_, Error } kind = Error;
   Value value;
   std::string error;
+  // The error is the cost limit: the expression may well hold, it was not worked out.
+  bool costExceeded = false;
 };
 
 // Evaluation work is bounded: every node evaluated, every step of a comprehension and every
@@ -163,5 +166,41 @@ Outcome evaluate(const Program& program, const Bindings& bindings, std::uint64_t
 
 // Whether the expression names `oldSelf` (a transition rule: nothing to compare with offline).
 bool referencesOldSelf(const Program& program);
+
+// A value `self` can be read from in place, without converting it to a Value first (the schema
+// layer reads its document tree, defaults included). A Ref is the source's own handle.
+class Source {
+ public:
+  struct Ref {
+    const void* a = nullptr;
+    const void* b = nullptr;
+    std::uint32_t i = 0;
+  };
+  enum class Shape : std::uint8_t { Absent, Bool, Int, String, List, Map, Other };
+
+  virtual ~Source() = default;
+  virtual Shape shape(Ref ref) const = 0;
+  virtual Ref field(Ref map, std::string_view name) const = 0;  // shape Absent when none
+  // A list's items; false when they cannot be counted as a Value's would be (the caller then
+  // takes the ordinary path).
+  virtual bool size(Ref list, std::size_t& n) const = 0;
+  virtual Ref item(Ref list, std::size_t index) const = 0;
+  virtual std::string_view string(Ref ref) const = 0;
+  virtual std::int64_t integer(Ref ref) const = 0;
+  virtual bool boolean(Ref ref) const = 0;
+};
+
+// Whether evaluateDirect() can evaluate the expression: it uses nothing but field selection,
+// has(), indexing by a literal, literals, `!`, `&&`, `||`, `? :`, `==`, `!=`, `<`, `<=`, `>`,
+// `>=`, `in`, `+` on ints, startsWith, endsWith, contains, matches with a literal pattern,
+// size(), and the all, exists, exists_one and filter macros over lists.
+bool directlyEvaluable(const Program& program);
+
+// Evaluates an expression with `self` read in place from `source`: the
+// result of evaluate() on the equivalent Value, without building it. Nothing when the
+// expression is not directly evaluable, when it meets anything the direct path does not decide
+// (an error, a value of another type, a list with a pruned item, the cost limit): the caller
+// then calls evaluate(), which gives the result or the error.
+std::optional<bool> evaluateDirect(const Program& program, const Source& source, Source::Ref self);
 
 }  // namespace pg::cel

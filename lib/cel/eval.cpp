@@ -534,6 +534,7 @@ Outcome evaluate(const Program& program, const Bindings& bindings, std::uint64_t
   if (ctx.failed) {
     out.kind = Outcome::Error;
     out.error = std::move(ctx.error);
+    out.costExceeded = ctx.exhausted;
     return out;
   }
   out.kind = Outcome::Value_;

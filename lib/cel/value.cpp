@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "lib/cel/heap.h"
+#include "lib/model/quote.h"
 
 namespace pg::cel {
 
@@ -292,32 +293,6 @@ bool operator==(const Value& a, const Value& b) {
 
 namespace {
 
-void quote(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out += c;
-    }
-  }
-  out += '"';
-}
-
 void render(std::string& out, const Value& v) {
   using K = Value::Kind;
   switch (v.kind()) {
@@ -337,11 +312,11 @@ void render(std::string& out, const Value& v) {
       out += detail::formatDouble(v.asDouble());
       return;
     case K::String:
-      quote(out, v.asString());
+      model::appendQuoted(out, v.asString());
       return;
     case K::Bytes:
       out += 'b';
-      quote(out, v.asString());
+      model::appendQuoted(out, v.asString());
       return;
     case K::Type:
       out += v.asString();
@@ -388,7 +363,7 @@ void render(std::string& out, const Value& v) {
     case K::Opaque:
       out += v.typeName();
       out += '(';
-      quote(out, detail::opaqueHeap(v).text());
+      model::appendQuoted(out, detail::opaqueHeap(v).text());
       out += ')';
       return;
   }

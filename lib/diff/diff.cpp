@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "lib/diff/mesh.h"
+#include "lib/model/quote.h"
 #include "lib/policy/value.h"
 
 namespace pg::diff {
@@ -28,29 +29,6 @@ bool needsQuotes(std::string_view text) {
          text.find_first_of(",[]{}\n\t\"\\") != std::string_view::npos;
 }
 
-void appendQuoted(std::string& out, std::string_view text) {
-  out += '"';
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += c;
-    }
-  }
-  out += '"';
-}
-
 void appendFlow(std::string& out, yaml::NodeRef node, bool sortKeys) {
   if (node.isMapping()) {
     std::vector<std::pair<std::string_view, yaml::NodeRef>> entries;
@@ -62,7 +40,7 @@ void appendFlow(std::string& out, yaml::NodeRef node, bool sortKeys) {
     for (std::size_t i = 0; i < entries.size(); ++i) {
       if (i) out += ", ";
       if (needsQuotes(entries[i].first))
-        appendQuoted(out, entries[i].first);
+        model::appendQuoted(out, entries[i].first);
       else
         out += entries[i].first;
       out += ": ";
@@ -81,7 +59,7 @@ void appendFlow(std::string& out, yaml::NodeRef node, bool sortKeys) {
   } else if (node.isNull()) {
     out += "null";
   } else if (node.isString() && needsQuotes(node.str())) {
-    appendQuoted(out, node.str());
+    model::appendQuoted(out, node.str());
   } else {
     out += node.str();
   }

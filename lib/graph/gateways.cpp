@@ -5,25 +5,34 @@
 #include <algorithm>
 #include <map>
 
+#include "lib/graph/namespace_labels.h"
+
 namespace pg::graph {
 
 namespace {
 
-// The route kinds a protocol admits when allowedRoutes.kinds is empty. A TLS listener that
-// passes connections through can only route them by SNI (TLSRoute); one that terminates TLS
-// can also hand the decrypted stream to a TCPRoute.
-std::vector<GroupKind> defaultKinds(std::string_view protocol, std::string_view tlsMode = {}) {
-  std::string g(kGatewayGroup);
-  if (protocol == "HTTP" || protocol == "HTTPS") return {{g, "HTTPRoute"}, {g, "GRPCRoute"}};
-  if (protocol == "TLS" && tlsMode == "Passthrough") return {{g, "TLSRoute"}};
-  if (protocol == "TLS") return {{g, "TLSRoute"}, {g, "TCPRoute"}};
-  if (protocol == "TCP") return {{g, "TCPRoute"}};
-  if (protocol == "UDP") return {{g, "UDPRoute"}};
-  return {};
+// How the listener's controller takes its protocol (controller_profile.h), or null when it
+// does not.
+const ListenerProtocolSupport* protocolSupport(const Listener& l) {
+  const Gateway& g = *l.gateway;
+  return g.profile->protocol(l.protocol, l.node.get("tls").get("mode").str(), g.controllerName);
 }
 
-bool supportedProtocol(std::string_view protocol) {
-  return !defaultKinds(protocol).empty();
+bool supportedProtocol(const Listener& l) { return protocolSupport(l) != nullptr; }
+
+// The route kinds the listener's protocol admits when allowedRoutes.kinds is empty.
+std::vector<GroupKind> defaultKinds(const Listener& l) {
+  std::vector<GroupKind> out;
+  if (const ListenerProtocolSupport* support = protocolSupport(l))
+    for (std::string_view kind : support->routeKinds)
+      out.push_back({std::string(kGatewayGroup), std::string(kind)});
+  return out;
+}
+
+// Whether the listener terminates TLS (and so needs a certificate, and may validate clients).
+bool terminatesTls(const Listener& l) {
+  return l.protocol == "HTTPS" ||
+         (l.protocol == "TLS" && l.node.get("tls").get("mode").str() != "Passthrough");
 }
 
 // Listeners on one port must agree on how connections are told apart: HTTP by Host header,
@@ -58,7 +67,7 @@ void readAllowedRoutes(Listener& l) {
     else
       l.from = Listener::From::None;
   }
-  std::vector<GroupKind> supported = defaultKinds(l.protocol, l.node.get("tls").get("mode").str());
+  std::vector<GroupKind> supported = defaultKinds(l);
   yaml::NodeRef kinds = allowed.get("kinds");
   if (!kinds.isSequence() || kinds.size() == 0) {
     l.kinds = supported;
@@ -165,11 +174,20 @@ std::string certificateProducer(const Listener& l, const model::Store& store,
 std::string checkCertificates(Listener& l, const model::Store& store,
                               const ReferenceGrantIndex& grants, const TopologyOptions& options,
                               std::string& message) {
-  const bool needsCertificate =
-      l.protocol == "HTTPS" ||
-      (l.protocol == "TLS" && l.node.get("tls").get("mode").str() != "Passthrough");
-  if (!needsCertificate) return {};
-  yaml::NodeRef refs = l.node.get("tls").get("certificateRefs");
+  if (!terminatesTls(l)) return {};
+  const ControllerProfile& profile = *l.gateway->profile;
+  yaml::NodeRef tls = l.node.get("tls");
+  if (!profile.builtinCertificateOption.empty()) {
+    std::string_view option = tls.get("options").get(profile.builtinCertificateOption).str();
+    for (std::string_view value : profile.builtinCertificateValues)
+      if (option == value) return {};  // the controller serves a certificate of its own
+  }
+  yaml::NodeRef refs = tls.get("certificateRefs");
+  if (profile.maxCertificateRefs != 0 && refs.size() > profile.maxCertificateRefs) {
+    message = std::string(profile.name) + " takes at most " +
+              std::to_string(profile.maxCertificateRefs) + " certificateRefs on a listener";
+    return "InvalidCertificateRef";
+  }
   if (refs.size() == 0) {
     message = "Listener must have at least 1 TLS certificate ref";
     return "InvalidCertificateRef";
@@ -224,6 +242,91 @@ std::string checkCertificates(Listener& l, const model::Store& store,
   return {};
 }
 
+// Why a listener's client certificate validation (GEP-91: the Gateway's
+// spec.tls.frontend, the entry for the listener's port, else the default) cannot be used.
+struct CaProblem {
+  // ResolvedRefs: InvalidCACertificateKind, RefNotPermitted or InvalidCACertificateRef
+  std::string reason;
+  std::string message;
+  bool noneValid = false;  // no caCertificateRef is usable: the listener is not Accepted
+};
+
+CaProblem checkFrontendValidation(const Listener& l, const model::Store& store,
+                                  const ReferenceGrantIndex& grants) {
+  CaProblem out;
+  if (!terminatesTls(l)) return out;
+  const Gateway& g = *l.gateway;
+  // A ListenerSet's listeners are validated as its Gateway says.
+  const model::Resource& owner = g.parent ? *g.parent->resource : *g.resource;
+  yaml::NodeRef frontend = owner.spec().get("tls").get("frontend");
+  yaml::NodeRef validation = frontend.get("default").get("validation");
+  for (yaml::NodeRef perPort : frontend.get("perPort").items())
+    if (perPort.get("port").asInt() == l.port) {
+      validation = perPort.get("tls").get("validation");  // replaces the default, even absent
+      break;
+    }
+  yaml::NodeRef refs = validation.get("caCertificateRefs");
+  if (refs.size() == 0) return out;
+  const ControllerProfile& profile = *g.profile;
+  if (profile.maxFrontendCaCertificateRefs != 0 &&
+      refs.size() > profile.maxFrontendCaCertificateRefs) {
+    out.reason = "InvalidCACertificateRef";
+    out.message = std::string(profile.name) + " takes at most " +
+                  std::to_string(profile.maxFrontendCaCertificateRefs) +
+                  " caCertificateRefs in a frontend validation";
+    out.noneValid = true;
+    return out;
+  }
+  std::size_t valid = 0;
+  for (yaml::NodeRef ref : refs.items()) {
+    std::string_view group = ref.get("group").str();
+    std::string_view kind = ref.get("kind").str();
+    std::string_view name = ref.get("name").str();
+    yaml::NodeRef nsNode = ref.get("namespace");
+    std::string_view ns = nsNode ? nsNode.str() : owner.namespace_;
+    std::string reason;
+    std::string message;
+    if (!group.empty() || (kind != "ConfigMap" && kind != "Secret")) {
+      reason = "InvalidCACertificateKind";
+      message = "caCertificateRef kind " + std::string(kind) +
+                " is not supported; use a core ConfigMap or Secret";
+    } else if (ns != owner.namespace_ &&
+               !grants.permits(owner.group, owner.kind, owner.namespace_, "", kind, ns, name)) {
+      reason = "RefNotPermitted";
+      message = "caCertificateRef to " + std::string(kind) + " " + std::string(ns) + "/" +
+                std::string(name) + " not permitted by any ReferenceGrant";
+    } else if (!store.find("", kind, ns, name)) {
+      reason = "InvalidCACertificateRef";
+      message = std::string(kind) + " " + std::string(ns) + "/" + std::string(name) +
+                " of caCertificateRef does not exist";
+    } else {
+      ++valid;
+      continue;
+    }
+    if (out.reason.empty()) {
+      out.reason = std::move(reason);
+      out.message = std::move(message);
+    }
+  }
+  out.noneValid = !out.reason.empty() && valid == 0;
+  return out;
+}
+
+// Whether the listener has a shape its controller requires (Istio's waypoints), and why not.
+bool meetsRequirement(const Listener& l, std::string& message) {
+  const Gateway& g = *l.gateway;
+  const ListenerRequirement* requirement = g.profile->listenerRequirement(g.controllerName);
+  if (!requirement) return true;
+  std::string_view tlsMode = l.node.get("tls").get("mode").str();
+  if (tlsMode.empty() && l.node.get("tls")) tlsMode = "Terminate";
+  for (const ListenerShape& shape : requirement->shapes)
+    if ((shape.port == 0 || shape.port == l.port) && shape.protocol == l.protocol &&
+        (shape.tlsMode.empty() || shape.tlsMode == tlsMode))
+      return true;
+  message = std::string(requirement->message);
+  return false;
+}
+
 // How listener `a` clashes with `b` on the same port: "" when it does not.
 std::string_view clash(const Listener& a, const Listener& b) {
   if (a.port != b.port || transportIsUdp(a.protocol) != transportIsUdp(b.protocol)) return {};
@@ -237,7 +340,7 @@ std::string_view clash(const Listener& a, const Listener& b) {
 // older ListenerSets) is conflicted alone.
 void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher) {
   for (Listener& a : gateway.listeners) {
-    if (!supportedProtocol(a.protocol)) continue;
+    if (!supportedProtocol(a)) continue;
     auto consider = [&](const Listener& b) {
       std::string_view reason = clash(a, b);
       if (reason == "ProtocolConflict" ||
@@ -249,11 +352,11 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
     const bool ordered = gateway.isListenerSet();
     for (const Listener& b : gateway.listeners) {
       if (ordered && &b == &a) break;
-      if (&b != &a && supportedProtocol(b.protocol) && (!ordered || b.conflictReason.empty()))
+      if (&b != &a && supportedProtocol(b) && (!ordered || b.conflictReason.empty()))
         consider(b);
     }
     for (const Listener* b : higher)
-      if (supportedProtocol(b->protocol)) consider(*b);
+      if (supportedProtocol(*b)) consider(*b);
   }
 }
 
@@ -281,11 +384,20 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
   for (Listener& l : gateway.listeners) {
     std::string certificateMessage;
     std::string certificateReason = checkCertificates(l, store, grants, options, certificateMessage);
-    if (!supportedProtocol(l.protocol)) {
+    CaProblem ca = checkFrontendValidation(l, store, grants);
+    const ControllerProfile& profile = *gateway.profile;
+    std::string requirementMessage;
+    if (!supportedProtocol(l)) {
+      l.accepted = false;
+      l.conditions.push_back(makeCondition(
+          "Accepted", false, "UnsupportedProtocol",
+          "Protocol " + std::string(l.protocol) + " is unsupported" +
+              (profile.id == ControllerId::Generic ? std::string()
+                                                   : " by " + std::string(profile.name))));
+    } else if (!meetsRequirement(l, requirementMessage)) {
       l.accepted = false;
       l.conditions.push_back(
-          makeCondition("Accepted", false, "UnsupportedProtocol",
-                        "Protocol " + std::string(l.protocol) + " is unsupported"));
+          makeCondition("Accepted", false, "UnsupportedProtocol", requirementMessage));
     } else if (!l.conflictReason.empty()) {
       l.accepted = false;
       l.conditions.push_back(
@@ -293,12 +405,21 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
                         l.conflictReason == "ProtocolConflict"
                             ? "All listeners for a given port must use a compatible protocol"
                             : "All listeners for a given port must use a unique hostname"));
+    } else if (profile.refusedTlsReferenceUnaccepts && certificateReason == "RefNotPermitted") {
+      l.accepted = false;
+      l.conditions.push_back(
+          makeCondition("Accepted", false, "NoValidCACertificate", certificateMessage));
+    } else if (ca.noneValid) {
+      l.accepted = false;
+      l.conditions.push_back(makeCondition("Accepted", false, "NoValidCACertificate", ca.message));
     } else {
       l.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Listener is accepted"));
     }
     if (!certificateReason.empty()) {
       l.conditions.push_back(
           makeCondition("ResolvedRefs", false, certificateReason, certificateMessage));
+    } else if (!ca.reason.empty()) {
+      l.conditions.push_back(makeCondition("ResolvedRefs", false, ca.reason, ca.message));
     } else if (!l.invalidKinds.empty()) {
       l.conditions.push_back(makeCondition(
           "ResolvedRefs", false, "InvalidRouteKinds",
@@ -315,7 +436,7 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
                                   ? "Listeners on this port use incompatible protocols"
                                   : "Another listener on this port has the same hostname"});
     }
-    const bool programmed = l.accepted && certificateReason.empty();
+    const bool programmed = l.accepted && certificateReason.empty() && ca.reason.empty();
     l.conditions.push_back(makeCondition("Programmed", programmed,
                                          programmed ? "Programmed" : "Invalid",
                                          programmed ? "Sending translated listener configuration"
@@ -363,6 +484,7 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
     gateway.controllerName = options.controllerName.empty() ? std::string(kAssumedControllerName)
                                                             : options.controllerName;
   }
+  gateway.profile = &profileForController(gateway.controllerName);
   gateway.managed = options.controllerName.empty() ||
                     gateway.controllerName == options.controllerName;
   std::size_t valid = buildListeners(gateway, store, grants, options);
@@ -398,13 +520,17 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     for (const Listener& l : g.listeners)
       if (l.accepted) higher.push_back(&l);
   }
+  // Its listeners are its Gateway's controller's.
+  if (set.parent) {
+    set.controllerName = set.parent->controllerName;
+    set.profile = set.parent->profile;
+  }
   std::size_t valid = buildListeners(set, store, grants, options, higher);
   if (!set.parent) return;  // no Gateway: nobody writes status
   const_cast<Gateway*>(set.parent)->hasListenerSets = true;
   set.gatewayClass = set.parent->gatewayClass;
   set.className = set.parent->className;
   set.classOrigin = set.parent->classOrigin;
-  set.controllerName = set.parent->controllerName;
   set.managed = set.parent->managed;
   // The Gateway admits ListenerSets from no namespace unless spec.allowedListeners says so.
   yaml::NodeRef allowed = set.parent->resource->spec().get("allowedListeners").get("namespaces");
@@ -414,8 +540,12 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     model::LabelSelector::Error error;
     auto selector = model::LabelSelector::parse(allowed.get("selector"), &error);
     const model::Resource* namespaceObject = store.find("", "Namespace", "", r.namespace_);
+    // As for routes: a Namespace not in the input has, as far as we know, only the label the
+    // API server gives every Namespace; a selector on others is assumed to admit.
     admitted = selector &&
-               selector->matches(namespaceObject ? namespaceObject->labels() : yaml::NodeRef());
+               (listenerSetAdmissionAssumed(set, store) ||
+                selector->matches(namespaceObject ? namespaceObject->labels() : yaml::NodeRef(),
+                                  kNamespaceNameLabel, r.namespace_));
   }
   if (!admitted) {
     // A ListenerSet the Gateway does not take has no listeners on it at all.
@@ -445,6 +575,17 @@ void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const 
     set.conditions.push_back(
         makeCondition("Programmed", true, "Programmed", "All listeners are programmed"));
   }
+}
+
+bool listenerSetAdmissionAssumed(const Gateway& set, const model::Store& store) {
+  if (!set.parent || !set.isListenerSet() || !set.parent->resource) return false;
+  const model::Resource& r = *set.resource;
+  yaml::NodeRef allowed = set.parent->resource->spec().get("allowedListeners").get("namespaces");
+  if (allowed.get("from").str() != "Selector") return false;
+  if (store.find("", "Namespace", "", r.namespace_)) return false;
+  model::LabelSelector::Error error;
+  auto selector = model::LabelSelector::parse(allowed.get("selector"), &error);
+  return selector && selectsOnUnknownLabels(*selector);
 }
 
 }  // namespace pg::graph

@@ -6,9 +6,20 @@
 
 #include "lib/model/selector.h"
 
+namespace pg::model {
+class Store;
+}
+
 namespace pg::graph {
+
+struct Gateway;
 
 // Whether `selector` asks for a label other than kubernetes.io/metadata.name.
 bool selectsOnUnknownLabels(const model::LabelSelector& selector);
+
+// Whether the Gateway of ListenerSet `set` admits it by the labels of the ListenerSet's
+// Namespace (spec.allowedListeners `from: Selector`) while that Namespace is not in the input:
+// the topology then assumes it admitted, and GW213 says so.
+bool listenerSetAdmissionAssumed(const Gateway& set, const model::Store& store);
 
 }  // namespace pg::graph

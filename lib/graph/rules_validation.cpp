@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "lib/graph/topology.h"
+#include "lib/model/quote.h"
 
 namespace pg::graph {
 
@@ -33,10 +34,6 @@ bool present(yaml::NodeRef node) {
 // The node to point at: the field itself when written, else its parent.
 yaml::NodeRef fieldOr(yaml::NodeRef field, yaml::NodeRef parent) {
   return field ? field : parent;
-}
-
-std::string quoted(std::string_view text) {
-  return "\"" + std::string(text) + "\"";
 }
 
 bool isOneOf(std::string_view value, std::initializer_list<std::string_view> allowed) {
@@ -114,7 +111,7 @@ Problem checkModifiedHeaderName(std::string_view filterType, std::string_view ac
                    at);
   if (!isHeaderName(name))
     return problem(kUnsupportedValue,
-                   "Header " + quoted(name) + " in " + std::string(filterType) + " " +
+                   "Header " + model::quoted(name) + " in " + std::string(filterType) + " " +
                        std::string(action) +
                        " is not a valid header name: use letters, digits and !#$%&'*+-.^_`|~ "
                        "only (no ':' or '/', so pseudo-headers cannot be modified)",
@@ -136,8 +133,8 @@ Problem checkHeaderEntries(std::string_view filterType, std::string_view action,
     yaml::NodeRef value = entry.get("value");
     if (!isHeaderValue(value.str()))
       return problem(kUnsupportedValue,
-                     "Header " + quoted(name.str()) + " in " + std::string(filterType) + " " +
-                         std::string(action) +
+                     "Header " + model::quoted(name.str()) + " in " + std::string(filterType) +
+                         " " + std::string(action) +
                          " has an invalid value: use non-empty printable ASCII, words separated "
                          "by a single space or tab, without line breaks",
                      fieldOr(value, entry));
@@ -201,7 +198,7 @@ Problem checkPathModifier(std::string_view filterType, const RouteRule& rule, ya
     return checkPrefixMatchesOnly(filterType, rule);
   }
   return problem(kUnsupportedValue,
-                 std::string(filterType) + " path type " + quoted(type.str()) +
+                 std::string(filterType) + " path type " + model::quoted(type.str()) +
                      " is not supported; use ReplaceFullPath or ReplacePrefixMatch",
                  fieldOr(type, path));
 }
@@ -209,7 +206,7 @@ Problem checkPathModifier(std::string_view filterType, const RouteRule& rule, ya
 Problem checkHostnameField(std::string_view filterType, yaml::NodeRef hostname) {
   if (!present(hostname) || isPreciseHostname(hostname.str())) return std::nullopt;
   return problem(kUnsupportedValue,
-                 std::string(filterType) + " hostname " + quoted(hostname.str()) +
+                 std::string(filterType) + " hostname " + model::quoted(hostname.str()) +
                      " is not a valid hostname: use lower-case RFC 1123 labels (letters, digits "
                      "and '-', starting and ending with a letter or digit) joined by dots, "
                      "without a wildcard or port",
@@ -220,10 +217,10 @@ Problem checkRedirect(const RouteRule& rule, yaml::NodeRef config) {
   constexpr std::string_view kFilter = "RequestRedirect";
   if (yaml::NodeRef scheme = config.get("scheme");
       present(scheme) && !isOneOf(scheme.str(), {"http", "https"}))
-    return problem(
-        kUnsupportedValue,
-        "RequestRedirect scheme " + quoted(scheme.str()) + " is not supported; use http or https",
-        scheme);
+    return problem(kUnsupportedValue,
+                   "RequestRedirect scheme " + model::quoted(scheme.str()) +
+                       " is not supported; use http or https",
+                   scheme);
   if (Problem p = checkHostnameField(kFilter, config.get("hostname"))) return p;
   if (Problem p = checkPathModifier(kFilter, rule, config.get("path"))) return p;
   // 301 and 302 are core, 303, 307 and 308 extended; Envoy Gateway supports all five.
@@ -316,7 +313,7 @@ Problem checkFilters(const Route& route, const RouteRule& rule) {
     const std::string_view type = typeNode.str();
     if (!knownFilterType(route.kind, type))
       return problem(kUnsupportedValue,
-                     "Filter type " + quoted(type) + " is not supported in a " +
+                     "Filter type " + model::quoted(type) + " is not supported in a " +
                          std::string(routeKindName(route.kind)) +
                          (route.kind == RouteKind::GRPC
                               ? "; use RequestHeaderModifier, ResponseHeaderModifier, "
@@ -343,10 +340,10 @@ Problem checkEnumField(std::string_view what, yaml::NodeRef field,
   if (!present(field) || isOneOf(field.str(), allowed)) return std::nullopt;
   std::string list;
   for (std::string_view value : allowed) list += (list.empty() ? "" : ", ") + std::string(value);
-  return problem(
-      kUnsupportedValue,
-      std::string(what) + " " + quoted(field.str()) + " is not supported; use one of " + list,
-      field);
+  return problem(kUnsupportedValue,
+                 std::string(what) + " " + model::quoted(field.str()) +
+                     " is not supported; use one of " + list,
+                 field);
 }
 
 Problem checkHttpMatches(const RouteRule& rule) {

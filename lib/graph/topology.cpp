@@ -25,71 +25,135 @@ constexpr std::array<std::pair<RouteKind, std::string_view>, 5> kRouteKinds{{
     {RouteKind::UDP, "UDPRoute"},
 }};
 
-// Backend kinds a route may name, besides core Services.
-bool knownBackendKind(std::string_view group, std::string_view kind) {
-  return (group.empty() && kind == "Service") ||
-         (group == "gateway.envoyproxy.io" && kind == "Backend") ||
-         (group == "multicluster.x-k8s.io" && kind == "ServiceImport");
-}
-
 bool servicePortExists(const model::Resource& service, std::int64_t port) {
   for (yaml::NodeRef p : service.spec().get("ports").items())
     if (p.get("port").asInt() == port) return true;
   return false;
 }
 
-void resolveBackend(BackendRef& b, const Route& route, const model::Store& store,
-                    const ReferenceGrantIndex& grants) {
+// A backendRef's resolution under one controller's profile.
+struct Resolution {
+  const model::Resource* target = nullptr;
+  std::string reason;  // empty: resolved
+  std::string message;
+  yaml::NodeRef at;
+  bool notSimulated = false;
+};
+
+// Whether a networking.istio.io Hostname backend names a host Istio knows in `namespace_`: a
+// host of a ServiceEntry (exported to every namespace, or in that one) or a Service's name
+// under `<name>.<namespace>.svc.` (any cluster domain).
+const model::Resource* findHostname(const model::Store& store, std::string_view host,
+                                    std::string_view namespace_) {
+  for (const model::Resource* se : store.ofKind("networking.istio.io", "ServiceEntry")) {
+    bool visible = se->namespace_ == namespace_;
+    yaml::NodeRef exportTo = se->spec().get("exportTo");
+    if (!exportTo) visible = true;
+    for (yaml::NodeRef to : exportTo.items())
+      visible = visible || to.str() == "*" || to.str() == namespace_;
+    if (!visible) continue;
+    for (yaml::NodeRef h : se->spec().get("hosts").items())
+      if (h.str() == host) return se;
+  }
+  const std::size_t svc = host.find(".svc.");
+  if (svc == std::string_view::npos) return nullptr;
+  std::string_view nameAndNamespace = host.substr(0, svc);
+  const std::size_t dot = nameAndNamespace.find('.');
+  if (dot == std::string_view::npos) return nullptr;
+  return store.find("", "Service", nameAndNamespace.substr(dot + 1),
+                    nameAndNamespace.substr(0, dot));
+}
+
+Resolution resolveBackend(const BackendRef& b, const Route& route, const model::Store& store,
+                          const ReferenceGrantIndex& grants, const ControllerProfile& profile) {
   const model::Resource& r = *route.resource;
-  b.at = b.node;
-  if (!knownBackendKind(b.group, b.kind)) {
-    b.reason = "InvalidKind";
-    b.message = "Kind " + (b.group.empty() ? std::string() : b.group + "/") + b.kind +
-                " is not a supported backend";
-    b.at = b.node.get("kind") ? b.node.get("kind") : b.node;
-    return;
+  Resolution out;
+  auto fail = [&](std::string reason, std::string message, yaml::NodeRef at) {
+    out.reason = std::move(reason);
+    out.message = std::move(message);
+    out.at = at ? at : b.node;
+    return out;
+  };
+  const BackendKindSupport* support = profile.backendKind(b.group, b.kind);
+  if (!support) {
+    out.notSimulated = profile.implementationKindsNotSimulated && !isStandardGroup(b.group);
+    return fail("InvalidKind",
+                "Kind " + (b.group.empty() ? std::string() : b.group + "/") + b.kind +
+                    " is not a supported backend" +
+                    (profile.id == ControllerId::Generic ? std::string()
+                                                         : " of " + std::string(profile.name)),
+                b.node.get("kind"));
   }
   if (b.namespace_ != r.namespace_ &&
       !grants.permits(r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_, b.name)) {
-    b.reason = "RefNotPermitted";
-    b.message = "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
-                " not permitted by any ReferenceGrant";
-    b.at = b.node.get("namespace");
-    return;
+    return fail("RefNotPermitted",
+                "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
+                    " not permitted by any ReferenceGrant",
+                b.node.get("namespace"));
   }
-  b.target = store.find(b.group, b.kind, b.namespace_, b.name);
-  if (!b.target) {
-    b.reason = "BackendNotFound";
-    b.message = b.kind + " " + b.namespace_ + "/" + b.name + " not found";
-    b.at = b.node.get("name") ? b.node.get("name") : b.node;
-    return;
+  const yaml::NodeRef nameField = b.node.get("name");
+  switch (support->resolution) {
+    case BackendResolution::Service:
+      if (!profile.dottedServiceNameReason.empty() && b.name.find('.') != std::string::npos)
+        return fail(std::string(profile.dottedServiceNameReason),
+                    "Service name " + b.name +
+                        " is a hostname; the name of the Service must be used",
+                    nameField);
+      out.target = store.find("", "Service", b.namespace_, b.name);
+      break;
+    case BackendResolution::ServiceImport:
+      out.target = store.find("", "Service", b.namespace_, b.name);
+      break;
+    case BackendResolution::Hostname:
+      if (b.node.get("namespace"))
+        return fail(std::string(profile.missingPortReason),
+                    "A namespace may not be set on a Hostname backend", b.node.get("namespace"));
+      out.target = findHostname(store, b.name, b.namespace_);
+      if (!out.target)
+        return fail("BackendNotFound", "No ServiceEntry or Service has host " + b.name,
+                    nameField);
+      break;
+    case BackendResolution::Object:
+      out.target = store.find(b.group, b.kind, b.namespace_, b.name);
+      break;
   }
-  if (b.kind == "Service" && b.group.empty()) {
+  if (!out.target)
+    return fail("BackendNotFound", b.kind + " " + b.namespace_ + "/" + b.name + " not found",
+                nameField);
+  if (support->resolution == BackendResolution::Service) {
     // "Implementations SHOULD NOT support ExternalName Services" (BackendObjectReference):
     // they may point outside the cluster (CVE-2021-25740).
-    if (b.target->spec().get("type").str() == "ExternalName") {
-      b.reason = "UnsupportedValue";
-      b.message = "Service " + b.namespace_ + "/" + b.name +
-                  " is of type ExternalName, which Gateway API backends do not support";
-      b.at = b.node.get("name") ? b.node.get("name") : b.node;
-      return;
-    }
-    if (!b.port) {
-      b.reason = "BackendNotFound";  // the spec requires a port for Services
-      b.message = "A port is required for a Service backend";
-      return;
-    }
-    if (!servicePortExists(*b.target, *b.port)) {
-      b.reason = "BackendNotFound";
-      b.message = "Port " + std::to_string(*b.port) + " not found on Service " + b.namespace_ +
-                  "/" + b.name;
-      b.at = b.node.get("port");
-    }
+    if (profile.refusesExternalName && out.target->spec().get("type").str() == "ExternalName")
+      return fail("UnsupportedValue",
+                  "Service " + b.namespace_ + "/" + b.name +
+                      " is of type ExternalName, which Gateway API backends do not support",
+                  nameField);
+    if (!b.port)  // the spec requires a port for Services
+      return fail(std::string(profile.missingPortReason),
+                  "A port is required for a Service backend", b.node);
+    if (profile.servicePortMustExist && !servicePortExists(*out.target, *b.port))
+      return fail("BackendNotFound",
+                  "Port " + std::to_string(*b.port) + " not found on Service " + b.namespace_ +
+                      "/" + b.name,
+                  b.node.get("port"));
+  } else if (support->resolution != BackendResolution::Object && !b.port) {
+    return fail(std::string(profile.missingPortReason), "A port is required for a backendRef",
+                b.node);
   }
+  return out;
+}
+
+void applyResolution(BackendRef& b, Resolution resolution) {
+  b.target = resolution.target;
+  b.reason = std::move(resolution.reason);
+  b.message = std::move(resolution.message);
+  b.at = resolution.at ? resolution.at : b.node;
+  b.notSimulated = resolution.notSimulated;
 }
 
 // Every backendRef of every rule, and of request-mirror filters (which resolve alike).
 void readRules(Route& route, const model::Store& store, const ReferenceGrantIndex& grants) {
+  const ControllerProfile& profile = *route.profile;
   std::uint32_t index = 0;
   // Sized once: a route's rules and backends are among the largest objects the topology
   // holds, and growing them leaves their earlier copies behind.
@@ -121,7 +185,7 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
       b.namespace_ = std::string(ns ? ns.str() : route.resource->namespace_);
       b.name = std::string(ref.get("name").str());
       b.port = ref.get("port").asInt();
-      resolveBackend(b, route, store, grants);
+      applyResolution(b, resolveBackend(b, route, store, grants, profile));
     }
   }
 }
@@ -230,10 +294,31 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
   parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
 }
 
-void addResolvedRefs(RouteParent& parent, const Route& route) {
+// The first backendRef of the route that does not resolve under `profile`: the route's own
+// resolution when the profile is the route's, else each backendRef resolved again.
+UnresolvedBackend firstUnresolvedUnder(const Route& route, const ControllerProfile& profile,
+                                       const model::Store& store,
+                                       const ReferenceGrantIndex& grants) {
+  UnresolvedBackend out;
+  if (&profile == route.profile) {
+    if (const BackendRef* b = route.firstUnresolved) out = {b, b->reason, b->message};
+    return out;
+  }
+  for (const RouteRule& rule : route.rules)
+    for (const BackendRef& b : rule.backends) {
+      Resolution r = resolveBackend(b, route, store, grants, profile);
+      if (!r.reason.empty()) return {&b, std::move(r.reason), std::move(r.message)};
+    }
+  return out;
+}
+
+void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store& store,
+                     const ReferenceGrantIndex& grants) {
   if (parent.conditions.empty()) return;
-  if (const BackendRef* b = route.firstUnresolved) {
-    parent.conditions.push_back(makeCondition("ResolvedRefs", false, b->reason, b->message));
+  parent.unresolved = firstUnresolvedUnder(route, *parent.profile, store, grants);
+  if (parent.unresolved.backend) {
+    parent.conditions.push_back(makeCondition("ResolvedRefs", false, parent.unresolved.reason,
+                                              parent.unresolved.message));
   } else {
     parent.conditions.push_back(
         makeCondition("ResolvedRefs", true, "ResolvedRefs", "Resolved all the Object references"));
@@ -244,13 +329,13 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
                 const ReferenceGrantIndex& grants) {
   const model::Resource& r = *route.resource;
   for (yaml::NodeRef h : r.spec().get("hostnames").items()) route.hostnames.push_back(h.str());
-  readRules(route, store, grants);
-  route.invalidRule = validateRouteRules(route);
-  for (const RouteRule& rule : route.rules)
-    for (const BackendRef& b : rule.backends)
-      if (!b.reason.empty() && !route.firstUnresolved) route.firstUnresolved = &b;
 
-  for (yaml::NodeRef node : r.spec().get("parentRefs").items()) {
+  // Parents first: the first one a simulated controller takes decides the profile backends
+  // are resolved with; a parent of another controller resolves them again with its own.
+  yaml::NodeRef parentRefs = r.spec().get("parentRefs");
+  route.parents.reserve(parentRefs.size());
+  bool profileChosen = false;
+  for (yaml::NodeRef node : parentRefs.items()) {
     RouteParent& parent = route.parents.emplace_back();
     ParentRef& ref = parent.ref;
     ref.node = node;
@@ -264,30 +349,85 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
     ref.name = std::string(node.get("name").str());
     ref.sectionName = node.get("sectionName").str();
     ref.port = node.get("port").asInt();
-
     if ((ref.group == kGatewayGroup && ref.kind == "Gateway") ||
         isListenerSetKind(ref.group, ref.kind)) {
       parent.gateway = topology.findGateway(ref.namespace_, ref.name, ref.kind);
       parent.exists = parent.gateway != nullptr;
       // Only the controller of the Gateway's class writes this parent's status.
-      if (!parent.gateway || !parent.gateway->managed) continue;
-      attachToGateway(parent, route, store);
-    } else if (ref.group.empty() && ref.kind == "Service") {
-      parent.service = store.find("", "Service", ref.namespace_, ref.name);
-      parent.exists = parent.service != nullptr;
-      if (parent.service) {
-        parent.conditions.push_back(
-            makeCondition("Accepted", true, "Accepted", "Route is accepted"));
-      } else {
-        parent.conditions.push_back(
-            makeCondition("Accepted", false, "NoMatchingParent",
-                          "Service " + ref.namespace_ + "/" + ref.name + " not found"));
-      }
-    } else {
-      continue;  // another kind of parent: not simulated
+      if (parent.gateway && parent.gateway->managed) parent.profile = parent.gateway->profile;
+    } else if (topology.meshProfile->takesMeshParent(ref.group, ref.kind)) {
+      parent.profile = topology.meshProfile;
+      const model::Resource* object = store.find(ref.group, ref.kind, ref.namespace_, ref.name);
+      parent.exists = object != nullptr;
+      if (ref.group.empty()) parent.service = object;
     }
-    addResolvedRefs(parent, route);
+    // Another kind of parent is not simulated.
+    if (parent.profile && !profileChosen) {
+      route.profile = parent.profile;
+      profileChosen = true;
+    }
   }
+
+  readRules(route, store, grants);
+  route.invalidRule = validateRouteRules(route);
+  for (const RouteRule& rule : route.rules)
+    for (const BackendRef& b : rule.backends)
+      if (!b.reason.empty() && !route.firstUnresolved) route.firstUnresolved = &b;
+  // A backendRef another parent's controller refuses is refused for the findings too, saying
+  // which controller refuses it; route.firstUnresolved stays the first parent's.
+  std::vector<const ControllerProfile*> others;
+  for (const RouteParent& parent : route.parents)
+    if (parent.profile && parent.profile != route.profile &&
+        std::find(others.begin(), others.end(), parent.profile) == others.end())
+      others.push_back(parent.profile);
+  for (const ControllerProfile* other : others)
+    for (RouteRule& rule : route.rules)
+      for (BackendRef& b : rule.backends) {
+        if (!b.reason.empty()) continue;
+        Resolution refused = resolveBackend(b, route, store, grants, *other);
+        if (refused.reason.empty()) continue;
+        refused.message += " (as " + std::string(other->name) + " resolves it)";
+        refused.target = b.target;
+        applyResolution(b, std::move(refused));
+      }
+
+  for (RouteParent& parent : route.parents) {
+    if (!parent.profile) continue;
+    const ParentRef& ref = parent.ref;
+    if (parent.gateway) {
+      attachToGateway(parent, route, store);
+    } else if (parent.exists) {
+      parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
+    } else {
+      parent.conditions.push_back(makeCondition(
+          "Accepted", false, "NoMatchingParent",
+          ref.kind + " " + ref.namespace_ + "/" + ref.name + " not found"));
+    }
+    addResolvedRefs(parent, route, store, grants);
+  }
+}
+
+// The mesh controller, unless one was named: Istio when the input uses Istio (a Gateway or a
+// GatewayClass of Istio's, or networking.istio.io objects), else policygraph's generic
+// stand-in.
+void chooseMeshProfile(Topology& topology, const model::Store& store,
+                       const TopologyOptions& options) {
+  if (options.meshControllerName != TopologyOptions{}.meshControllerName) {
+    topology.meshProfile = &profileForController(options.meshControllerName);
+    return;
+  }
+  const ControllerProfile* istio = nullptr;
+  for (const ControllerProfile* p : controllerProfiles())
+    if (p->id == ControllerId::Istio) istio = p;
+  bool usesIstio = std::any_of(topology.gateways.begin(), topology.gateways.end(),
+                               [&](const Gateway& g) { return g.profile == istio; });
+  for (const model::Resource* c : store.ofKind(kGatewayGroup, "GatewayClass"))
+    usesIstio = usesIstio || &profileForController(c->spec().get("controllerName").str()) == istio;
+  for (std::string_view kind : {"ServiceEntry", "VirtualService", "DestinationRule"})
+    usesIstio = usesIstio || !store.ofKind("networking.istio.io", kind).empty();
+  if (!usesIstio || !istio) return;
+  topology.meshProfile = istio;
+  topology.meshControllerName = std::string(istio->meshRouteControllerName);
 }
 
 // A route counts on every listener it attaches to by ParentRefs, AllowedRoutes and
@@ -407,6 +547,7 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& options
     set.resource = sets[i];
     buildListenerSet(set, topology.gateways, store, grants, options);
   }
+  chooseMeshProfile(topology, store, options);
   // Routes in Store order: the indexed objects of each route kind (a duplicate is not
   // indexed), merged by their place in the Store.
   std::vector<std::pair<const model::Resource*, RouteKind>> found;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/config/config.h"
+#include "lib/graph/controller_profile.h"
 #include "lib/graph/gateway_classes.h"
 #include "lib/graph/rules_validation.h"
 #include "lib/model/store.h"
@@ -85,6 +86,9 @@ struct Gateway {
   // The class's; for an assumed or missing class, the simulated controller's (--controller-name)
   // or kAssumedControllerName. A copy: declared classes and the option do not outlive the build.
   std::string controllerName;
+  // How that controller behaves (controller_profile.h); the generic profile for one no
+  // profile knows.
+  const ControllerProfile* profile = &genericProfile();
   // Simulated: its class belongs to the simulated controller, or is assumed or missing (a
   // missing class is GW207's, and its routes are still judged).
   bool managed = false;
@@ -105,10 +109,26 @@ struct BackendRef {
   std::string name;
   std::optional<std::int64_t> port;
   const model::Resource* target = nullptr;
-  // Empty when resolved; else BackendNotFound, InvalidKind or RefNotPermitted.
+  // Empty when every controller of the route's simulated parents resolves it; else the first
+  // refusal, in parent order (Route::profile's first): BackendNotFound, InvalidKind,
+  // RefNotPermitted, UnsupportedValue or a reason of that controller's own (Istio's
+  // InvalidDestination). Each parent's ResolvedRefs is its own controller's
+  // (RouteParent::unresolved).
   std::string reason;
   std::string message;
   yaml::NodeRef at;  // the field at fault
+  // InvalidKind for a kind of an implementation's own group that no controller profile
+  // knows, under a controller no profile describes: whether it supports the kind is not known,
+  // so the status says what a conformant controller that does not writes, and GW209 only
+  // notes it.
+  bool notSimulated = false;
+};
+
+// The first backendRef of a route that does not resolve as one controller resolves it.
+struct UnresolvedBackend {
+  const BackendRef* backend = nullptr;  // null: every backendRef resolves
+  std::string reason;
+  std::string message;
 };
 
 struct RouteRule {
@@ -147,6 +167,10 @@ struct RouteParent {
   std::vector<const Listener*> listeners;    // the listeners that accepted the route
   std::vector<ListenerRejection> rejections;
   std::vector<Condition> conditions;  // Accepted, ResolvedRefs (empty when nobody writes)
+  // The profile of the controller that writes this parent's status (its Gateway's, or the
+  // mesh controller's), and the backend that decides its ResolvedRefs under that profile.
+  const ControllerProfile* profile = nullptr;
+  UnresolvedBackend unresolved;
   bool accepted() const;
 };
 
@@ -156,7 +180,9 @@ struct Route {
   std::vector<std::string_view> hostnames;
   std::vector<RouteRule> rules;
   std::vector<RouteParent> parents;
-  const BackendRef* firstUnresolved = nullptr;  // decides ResolvedRefs
+  // The profile backends were resolved with: the first simulated parent's controller's.
+  const ControllerProfile* profile = &genericProfile();
+  const BackendRef* firstUnresolved = nullptr;  // under `profile`
   std::optional<RouteProblem> invalidRule;      // set when no rule is valid: Accepted False
   // GAMMA: a route whose parent is a Service. Producer when in the Service's namespace.
   bool meshProducer(const RouteParent& parent) const;
@@ -210,6 +236,9 @@ class Topology {
   std::vector<Gateway> gateways;  // in store order
   std::vector<Route> routes;      // in store order
   std::string meshControllerName;
+  // The mesh controller's profile: Istio's when the input uses Istio (an Istio Gateway or
+  // class, or networking.istio.io objects) and no mesh controller was named, else generic.
+  const ControllerProfile* meshProfile = &genericProfile();
   ReferenceGrantIndex grants;  // of the Store the topology was built from
 
   // A Gateway, or a ListenerSet when `kind` names one.

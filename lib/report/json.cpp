@@ -1,7 +1,9 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/report/common.h"
+#include "lib/report/message.h"
 #include "lib/report/report.h"
+#include "lib/report/unanalysed.h"
 #include "lib/report/values.h"
 
 namespace pg::report {
@@ -23,10 +25,12 @@ Json findingJson(const model::Finding& f, const std::vector<model::RuleInfo>& ru
   std::string_view name;
   for (const model::RuleInfo& rule : rules)
     if (rule.id == f.ruleId) name = rule.name;
+  const MessageParts message = splitMessage(f.message);
   Json out = {{"ruleId", f.ruleId},
               {"ruleName", name},
               {"severity", model::toString(f.severity)},
-              {"message", f.message},
+              {"message", message.lead},
+              {"detail", message.detail},
               {"location", locationJson(f.location)},
               {"related", related},
               {"objects", f.objects},
@@ -62,6 +66,10 @@ void writeJson(std::ostream& out, const ReportInput& input) {
                                   {"baselined", input.baselined}}},
                                 {"findings", findings}};
   if (!environments.empty()) doc["summary"]["environments"] = environments;
+  nlohmann::ordered_json unanalysed = nlohmann::ordered_json::array();
+  for (const UnanalysedKind& k : unanalysedKinds(detail::analysesOf(input)))
+    unanalysed.push_back({{"group", k.group}, {"kind", k.kind}, {"count", k.objects.size()}});
+  doc["summary"]["notAnalysed"] = std::move(unanalysed);
   // A file name that is not UTF-8 must not cost the whole report.
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }

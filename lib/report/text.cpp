@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "lib/report/common.h"
+#include "lib/report/message.h"
 #include "lib/report/report.h"
+#include "lib/report/unanalysed.h"
 
 namespace pg::report {
 
@@ -29,20 +31,29 @@ std::string_view severityColor(const Palette& p, model::Severity s) {
   return p.reset;
 }
 
+// The finding's lead on its line, with `verbose` its detail indented below, then its related
+// locations.
+void writeFinding(std::ostream& out, const model::Finding& f, bool color, std::string_view indent,
+                  bool verbose) {
+  const Palette& p = color ? kColor : kPlain;
+  const MessageParts message = splitMessage(f.message);
+  out << indent << p.bold << detail::position(f.location) << ": " << p.reset
+      << severityColor(p, f.severity) << model::toString(f.severity) << ':' << p.reset << ' '
+      << p.bold << (f.environment.empty() ? "" : "[" + f.environment + "] ") << message.lead
+      << p.reset << " [" << f.ruleId << ']' << '\n';
+  if (verbose && !message.detail.empty()) out << indent << "  " << message.detail << '\n';
+  for (const model::RelatedLocation& r : f.related)
+    out << indent << "  " << p.dim << detail::position(r.location) << ": note: " << r.message
+        << p.reset << '\n';
+}
+
 }  // namespace
 
 namespace detail {
 
 void writeFindingText(std::ostream& out, const model::Finding& f, bool color,
                       std::string_view indent) {
-  const Palette& p = color ? kColor : kPlain;
-  out << indent << p.bold << position(f.location) << ": " << p.reset << severityColor(p, f.severity)
-      << model::toString(f.severity) << ':' << p.reset << ' ' << p.bold
-      << (f.environment.empty() ? "" : "[" + f.environment + "] ") << f.message << p.reset << " ["
-      << f.ruleId << ']' << '\n';
-  for (const model::RelatedLocation& r : f.related)
-    out << indent << "  " << p.dim << position(r.location) << ": note: " << r.message << p.reset
-        << '\n';
+  writeFinding(out, f, color, indent, false);
 }
 
 }  // namespace detail
@@ -90,12 +101,15 @@ void writeRuleSummary(std::ostream& out, const ReportInput& input, const Palette
 
 }  // namespace
 
-void writeText(std::ostream& out, const ReportInput& input, const TextOptions& options) {
+namespace {
+
+void writeTextReport(std::ostream& out, const ReportInput& input, const TextOptions& options,
+                     bool verbose) {
   const Palette& p = options.color ? kColor : kPlain;
   std::size_t counts[3] = {0, 0, 0};
   for (const model::Finding& f : input.findings) {
     ++counts[static_cast<int>(f.severity)];
-    if (!options.summary) detail::writeFindingText(out, f, options.color);
+    if (!options.summary) writeFinding(out, f, options.color, {}, verbose);
   }
   if (options.summary && !input.findings.empty()) writeRuleSummary(out, input, p);
   std::size_t files = 0, objects = 0;
@@ -123,9 +137,23 @@ void writeText(std::ostream& out, const ReportInput& input, const TextOptions& o
   if (!skipped.empty())
     out << "; " << detail::plural(skipped.size(), "file") << " skipped, not manifests ("
         << load::skippedSummary(skipped) << ")";
+  // Objects of kinds nothing reads: "no findings" must not read as "all checked".
+  if (std::vector<UnanalysedKind> unanalysed = unanalysedKinds(detail::analysesOf(input));
+      !unanalysed.empty())
+    out << "; not analysed: " << unanalysedSummary(unanalysed);
   if (input.suppressed) out << "; " << input.suppressed << " suppressed";
   if (input.baselined) out << "; " << input.baselined << " in the baseline";
   out << '\n';
+}
+
+}  // namespace
+
+void writeText(std::ostream& out, const ReportInput& input, const TextOptions& options) {
+  writeTextReport(out, input, options, false);
+}
+
+void writeTextVerbose(std::ostream& out, const ReportInput& input, const TextOptions& options) {
+  writeTextReport(out, input, options, true);
 }
 
 std::string_view toolVersion() {

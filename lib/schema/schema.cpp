@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <unordered_map>
+#include <variant>
 
 #include "lib/schema/embedded.h"
 #include "lib/yaml/parser.h"
@@ -48,7 +49,32 @@ std::optional<double> number(yaml::NodeRef n) {
   return d;
 }
 
-bool flag(yaml::NodeRef n) { return n.asBool().value_or(false); }
+bool flag(yaml::NodeRef n) {
+  return n.asBool().value_or(false);
+}
+
+// Compiles one `x-kubernetes-validations` entry (once per schema, never per object).
+CelRule compileRule(yaml::NodeRef entry) {
+  CelRule r{entry.get("rule").str(), entry.get("message").str(),
+            entry.get("messageExpression").str(), entry.get("reason").str(),
+            entry.get("fieldPath").str()};
+  auto compiled = cel::compile(r.rule);
+  if (auto* error = std::get_if<cel::CompileError>(&compiled)) {
+    r.unenforced = (error->unsupported ? "uses CEL not implemented here: " : "does not compile: ") +
+                   error->message;
+    return r;
+  }
+  auto program = std::make_shared<const cel::Program>(std::get<cel::Program>(std::move(compiled)));
+  r.transition = cel::referencesOldSelf(*program);
+  r.direct = cel::directlyEvaluable(*program);
+  r.program = std::move(program);
+  if (!r.messageExpression.empty()) {
+    auto message = cel::compile(r.messageExpression);
+    if (auto* p = std::get_if<cel::Program>(&message))
+      r.messageProgram = std::make_shared<const cel::Program>(std::move(*p));
+  }
+  return r;
+}
 
 Type typeOf(std::string_view t) {
   if (t == "object") return Type::Object;
@@ -85,8 +111,10 @@ class Compiler {
         for (auto [name, sub] : value.entries())
           n.properties.emplace_back(name.str(), compile(sub, depth + 1));
       } else if (k == "additionalProperties") {
-        if (value.isMapping()) n.additionalProperties = compile(value, depth + 1);
-        else if (flag(value)) n.additionalProperties = compile(yaml::NodeRef(), depth + 1);
+        if (value.isMapping())
+          n.additionalProperties = compile(value, depth + 1);
+        else if (flag(value))
+          n.additionalProperties = compile(yaml::NodeRef(), depth + 1);
       } else if (k == "items") {
         n.items = compile(value, depth + 1);
       } else if (k == "required") {
@@ -136,10 +164,7 @@ class Compiler {
       } else if (k == "x-kubernetes-list-map-keys") {
         for (yaml::NodeRef m : value.items()) n.mapKeys.push_back(m.str());
       } else if (k == "x-kubernetes-validations") {
-        for (yaml::NodeRef r : value.items())
-          n.rules.push_back({r.get("rule").str(), r.get("message").str(),
-                             r.get("messageExpression").str(), r.get("reason").str(),
-                             r.get("fieldPath").str()});
+        for (yaml::NodeRef r : value.items()) n.rules.push_back(compileRule(r));
       }
     }
     std::sort(n.properties.begin(), n.properties.end(),
@@ -147,10 +172,12 @@ class Compiler {
     if (!n.pattern.empty()) {
       RE2::Options options;
       options.set_log_errors(false);
-      auto re = std::make_shared<RE2>(re2::StringPiece(n.pattern.data(), n.pattern.size()),
-                                      options);
-      if (re->ok()) n.regex = std::move(re);
-      else n.patternUnsupported = true;
+      auto re =
+          std::make_shared<RE2>(re2::StringPiece(n.pattern.data(), n.pattern.size()), options);
+      if (re->ok())
+        n.regex = std::move(re);
+      else
+        n.patternUnsupported = true;
     }
     return &n;
   }
@@ -272,6 +299,59 @@ const KindSchema* Registry::find(std::string_view group, std::string_view kind) 
   for (const auto& b : builtins_)
     if (b->group == group && b->kind == kind) return b->get();
   return nullptr;
+}
+
+namespace {
+
+void collectRules(const Node& node, std::string& path, std::string_view kind,
+                  std::unordered_map<const CelRule*, bool>& seen, CelSummary& out) {
+  for (const CelRule& r : node.rules) {
+    if (!seen.emplace(&r, true).second) continue;
+    ++out.total;
+    if (!r.program) {
+      out.unenforced.push_back(std::string(kind) + " " + (path.empty() ? "." : path) + ": " +
+                               std::string(r.rule) + ": " + r.unenforced);
+    } else if (r.transition) {
+      ++out.transition;
+    } else {
+      ++out.enforced;
+    }
+  }
+  std::size_t mark = path.size();
+  for (const auto& [name, child] : node.properties) {
+    path += path.empty() ? "" : ".";
+    path += name;
+    collectRules(*child, path, kind, seen, out);
+    path.resize(mark);
+  }
+  if (node.additionalProperties) {
+    path += "[*]";
+    collectRules(*node.additionalProperties, path, kind, seen, out);
+    path.resize(mark);
+  }
+  if (node.items) {
+    path += "[*]";
+    collectRules(*node.items, path, kind, seen, out);
+    path.resize(mark);
+  }
+}
+
+}  // namespace
+
+CelSummary builtinCelRules() {
+  CelSummary out;
+  Registry registry;
+  for (const auto& [group, kind] : Registry::builtinKinds()) {
+    const KindSchema* schema = registry.find(group, kind);
+    if (!schema) continue;
+    std::unordered_map<const CelRule*, bool> seen;
+    for (const VersionSchema& v : schema->versions) {
+      if (!v.root) continue;
+      std::string path;
+      collectRules(*v.root, path, kind, seen, out);
+    }
+  }
+  return out;
 }
 
 std::vector<std::pair<std::string, std::string>> Registry::builtinKinds() {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "lib/cel/cel.h"
 #include "lib/yaml/tree.h"
 
 namespace re2 {
@@ -27,13 +28,21 @@ namespace pg::schema {
 enum class Type : std::uint8_t { Any, Object, Array, String, Integer, Number, Boolean };
 enum class ListType : std::uint8_t { None, Atomic, Set, Map };
 
-// One `x-kubernetes-validations` entry, kept as written.
+// One `x-kubernetes-validations` entry, kept as written and compiled once with the schema.
 struct CelRule {
   std::string_view rule;
   std::string_view message;
   std::string_view messageExpression;
   std::string_view reason;
   std::string_view fieldPath;
+  // Null when the rule cannot be enforced here; `unenforced` says why (a compile error, or
+  // CEL this evaluator does not implement). A transition rule (it names `oldSelf`) is
+  // compiled but not evaluated: the API server checks it on update only.
+  std::shared_ptr<const cel::Program> program;
+  std::shared_ptr<const cel::Program> messageProgram;  // messageExpression, when it compiles
+  std::string unenforced;
+  bool transition = false;
+  bool direct = false;  // cel::directlyEvaluable: tried in place on the tree first
 };
 
 struct Node {
@@ -92,6 +101,18 @@ struct KindSchema {
 // into `crd`'s tree, which must outlive the result. Null when `crd` is not a CRD with a
 // group, a kind and at least one version.
 std::unique_ptr<KindSchema> compileCrd(yaml::NodeRef crd, std::string origin);
+
+// The CEL rules of the built-in schemas, each counted once however many versions or fields
+// share its node: how many there are, how many are enforced (evaluated on every object
+// they apply to), transition rules (enforced by the API server on update only), and the
+// ones that are not enforced, as "<Kind> <field path>: <rule>: <why>".
+struct CelSummary {
+  std::size_t total = 0;
+  std::size_t enforced = 0;
+  std::size_t transition = 0;
+  std::vector<std::string> unenforced;
+};
+CelSummary builtinCelRules();
 
 // The schemas to validate against. Built-in kinds are compiled on first use (thread-safe);
 // added ones replace them.

@@ -6,8 +6,11 @@
 #include <charconv>
 #include <cmath>
 #include <memory>
+#include <set>
+#include <span>
 
 #include "lib/model/parallel.h"
+#include "lib/model/quote.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::schema {
@@ -78,19 +81,8 @@ bool isNumber(yaml::NodeRef n) {
 std::string quoted(yaml::NodeRef n) {
   if (n.isMapping()) return "\"object\"";
   if (n.isSequence()) return "\"array\"";
-  std::string out;
   if (!n.isString()) return std::string(n.str());
-  out += '"';
-  for (char c : n.str()) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  out += '"';
-  return out;
+  return model::quoted(n.str());
 }
 
 std::size_t characters(std::string_view s) {
@@ -173,6 +165,136 @@ bool formatOk(std::string_view format, yaml::NodeRef value) {
   return true;
 }
 
+bool prunedNull(yaml::NodeRef n) {
+  return n.isScalar() && n.isNull() && n.style() == yaml::ScalarStyle::Plain;
+}
+
+std::optional<double> toDouble(std::string_view text) {
+  double d = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+  return d;
+}
+
+// What a CEL rule sees of a value: typed by the schema (an integer field is an int, a number
+// a double, an int-or-string either), nulls pruned, and absent fields that have a default
+// defaulted, as the API server defaults an object before it validates it.
+cel::Value celValue(yaml::NodeRef v, const Node* s) {
+  if (v.isMapping()) {
+    std::vector<cel::MapEntry> entries;
+    entries.reserve(v.size());
+    for (auto [key, value] : v.entries()) {
+      if (prunedNull(value)) continue;
+      const Node* child = nullptr;
+      if (s) {
+        child = s->property(key.str());
+        if (!child) child = s->additionalProperties;
+      }
+      entries.emplace_back(cel::Value::string(std::string(key.str())), celValue(value, child));
+    }
+    if (s) {
+      for (const auto& [name, property] : s->properties) {
+        if (!property->defaultValue) continue;
+        yaml::NodeRef present = v.get(name);
+        if (present && !prunedNull(present)) continue;
+        entries.emplace_back(cel::Value::string(std::string(name)),
+                             celValue(property->defaultValue, property));
+      }
+    }
+    return cel::Value::map(std::move(entries));
+  }
+  if (v.isSequence()) {
+    std::vector<cel::Value> items;
+    items.reserve(v.size());
+    const Node* item = s ? s->items : nullptr;
+    for (yaml::NodeRef i : v.items())
+      if (!prunedNull(i)) items.push_back(celValue(i, item));
+    return cel::Value::list(std::move(items));
+  }
+  if (!v.isScalar() || prunedNull(v)) return cel::Value::null();
+  Type type = s && !s->intOrString ? s->type : Type::Any;
+  std::string_view text = v.str();
+  if (type == Type::String || (type == Type::Any && v.isString()))
+    return cel::Value::string(std::string(text));
+  if (std::optional<bool> b = v.asBool();
+      b && !v.isString() && (type == Type::Boolean || type == Type::Any))
+    return cel::Value::boolean(*b);
+  std::optional<std::int64_t> i = v.asInt();
+  if (i && type != Type::Number) return cel::Value::integer(*i);
+  if (std::optional<double> d = toDouble(text)) return cel::Value::real(*d);
+  if (i) return cel::Value::real(static_cast<double>(*i));
+  return cel::Value::string(std::string(text));
+}
+
+// The API server's name for a value's type in "Invalid value: "object": ...".
+const char* typeWord(yaml::NodeRef v, const Node& s) {
+  if (v.isMapping()) return "object";
+  if (v.isSequence()) return "array";
+  switch (s.type) {
+    case Type::Integer:
+      return "integer";
+    case Type::Number:
+      return "number";
+    case Type::Boolean:
+      return "boolean";
+    default:
+      return v.isString() || s.type == Type::String ? "string" : "integer";
+  }
+}
+
+// Our document tree as CEL's direct path reads it: the same view celValue() gives (types from
+// the schema, nulls pruned, defaults for absent fields), without building Values.
+class TreeSource final : public cel::Source {
+ public:
+  static Ref ref(yaml::NodeRef n, const Node* s) {
+    Ref r;
+    r.a = n.tree();
+    r.b = s;
+    r.i = n.index();
+    return r;
+  }
+  static yaml::NodeRef node(Ref r) {
+    return r.a ? yaml::NodeRef(static_cast<const yaml::Tree*>(r.a), r.i) : yaml::NodeRef();
+  }
+  static const Node* schema(Ref r) { return static_cast<const Node*>(r.b); }
+
+  Shape shape(Ref r) const override {
+    yaml::NodeRef v = node(r);
+    if (!v || prunedNull(v)) return Shape::Absent;
+    if (v.isMapping()) return Shape::Map;
+    if (v.isSequence()) return Shape::List;
+    const Node* s = schema(r);
+    Type type = s && !s->intOrString ? s->type : Type::Any;
+    if (type == Type::String || (type == Type::Any && v.isString())) return Shape::String;
+    if (v.isString()) return Shape::Other;
+    if (v.asBool() && (type == Type::Boolean || type == Type::Any)) return Shape::Bool;
+    if (v.asInt() && type != Type::Number) return Shape::Int;
+    return Shape::Other;
+  }
+  Ref field(Ref map, std::string_view name) const override {
+    yaml::NodeRef v = node(map).get(name);
+    const Node* s = schema(map);
+    const Node* property = s ? s->property(name) : nullptr;
+    if ((!v || prunedNull(v)) && property && property->defaultValue)
+      return ref(property->defaultValue, property);
+    return v ? ref(v, property ? property : s ? s->additionalProperties : nullptr) : Ref{};
+  }
+  bool size(Ref list, std::size_t& n) const override {
+    yaml::NodeRef v = node(list);
+    n = v.size();
+    for (yaml::NodeRef item : v.items())
+      if (prunedNull(item)) return false;  // celValue() drops it: let evaluate() count
+    return true;
+  }
+  Ref item(Ref list, std::size_t index) const override {
+    const Node* s = schema(list);
+    return ref(node(list).at(index), s ? s->items : nullptr);
+  }
+  std::string_view string(Ref r) const override { return node(r).str(); }
+  std::int64_t integer(Ref r) const override { return node(r).asInt().value_or(0); }
+  bool boolean(Ref r) const override { return node(r).asBool().value_or(false); }
+};
+
 struct Segment {
   std::string_view key;
   std::size_t index = 0;
@@ -181,8 +303,9 @@ struct Segment {
 
 class Walker {
  public:
-  Walker(const model::Resource& object, std::size_t index, std::vector<Violation>& out)
-      : object_(object), index_(index), out_(out) {
+  Walker(const model::Resource& object, std::size_t index, std::vector<Violation>& out,
+         std::vector<UnenforcedRule>* unenforced)
+      : object_(object), index_(index), out_(out), unenforced_(unenforced) {
     path_.reserve(32);
   }
 
@@ -197,6 +320,7 @@ class Walker {
       } else if (k == "status") {
         // A subresource: the API server discards it on create and update.
       } else if (const Node* p = root.property(k)) {
+        key_ = key;
         walk(value, *p);
       } else if (!root.preserveUnknown) {
         unknown(key, root);
@@ -204,6 +328,8 @@ class Walker {
       path_.pop_back();
     }
     required(obj, root);
+    if (!blocking_)
+      for (Violation& v : cel_) out_.push_back(std::move(v));
   }
 
  private:
@@ -258,63 +384,221 @@ class Walker {
       yaml::NodeRef v = map.get(r);
       if (v && !(v.isNull() && v.style() == yaml::ScalarStyle::Plain)) continue;
       path_.push_back({r});
+      blocking_ = true;
       report(Code::Required, v ? map.keyNode(r) : map, "Required value");
       path_.pop_back();
     }
   }
 
   void typeError(yaml::NodeRef value, const char* expected) {
+    blocking_ = true;
     invalid(value, pathText() + " in body must be of type " + expected + ": " + quoted(value));
   }
 
   void walk(yaml::NodeRef value, const Node& s) {
-    if (value.isScalar() && value.isNull() && value.style() == yaml::ScalarStyle::Plain) {
+    if (prunedNull(value)) {
       // Null in a field that is not nullable is pruned before validation; nothing to check.
       return;
     }
+    yaml::NodeRef key = key_;  // set by the caller; children change it
+    if (structure(value, s) && !s.rules.empty()) celRules(key, value, s);
+  }
+
+  // The structural checks; false when the value is not of the schema's type (its rules are
+  // not evaluated then, as the API server does not evaluate them).
+  bool structure(yaml::NodeRef value, const Node& s) {
     if (s.intOrString) {
       if (!value.isScalar() || !(value.isString() || value.asInt())) {
         typeError(value, "integer,string");
-        return;
+        return false;
       }
       scalarChecks(value, s, value.isString());
-      return;
+      return true;
     }
     switch (s.type) {
       case Type::Object:
-        if (!value.isMapping()) return typeError(value, "object");
-        return mapping(value, s);
+        if (!value.isMapping()) {
+          typeError(value, "object");
+          return false;
+        }
+        mapping(value, s);
+        return true;
       case Type::Array:
-        if (!value.isSequence()) return typeError(value, "array");
-        return sequence(value, s);
+        if (!value.isSequence()) {
+          typeError(value, "array");
+          return false;
+        }
+        sequence(value, s);
+        return true;
       case Type::String:
-        if (!value.isScalar() || !value.isString()) return typeError(value, "string");
-        return scalarChecks(value, s, true);
+        if (!value.isScalar() || !value.isString()) {
+          typeError(value, "string");
+          return false;
+        }
+        scalarChecks(value, s, true);
+        return true;
       case Type::Integer:
-        if (!value.isScalar() || !value.asInt() || value.isString())
-          return typeError(value, "integer");
-        return scalarChecks(value, s, false);
+        if (!value.isScalar() || !value.asInt() || value.isString()) {
+          typeError(value, "integer");
+          return false;
+        }
+        scalarChecks(value, s, false);
+        return true;
       case Type::Number:
-        if (!isNumber(value)) return typeError(value, "number");
-        return scalarChecks(value, s, false);
+        if (!isNumber(value)) {
+          typeError(value, "number");
+          return false;
+        }
+        scalarChecks(value, s, false);
+        return true;
       case Type::Boolean:
-        if (!value.isScalar() || !value.asBool() || value.isString())
-          return typeError(value, "boolean");
-        return;
+        if (!value.isScalar() || !value.asBool() || value.isString()) {
+          typeError(value, "boolean");
+          return false;
+        }
+        return true;
       case Type::Any:
-        if (value.isMapping()) return mapping(value, s);
-        if (value.isSequence() && s.items) return sequence(value, s);
-        if (value.isScalar()) return scalarChecks(value, s, value.isString());
-        return;
+        if (value.isMapping()) {
+          mapping(value, s);
+        } else if (value.isSequence() && s.items) {
+          sequence(value, s);
+        } else if (value.isScalar()) {
+          scalarChecks(value, s, value.isString());
+        }
+        return true;
+    }
+    return true;
+  }
+
+  // The node a rule's fieldPath names (`.spec.x`, `['key']`, `[0]`) below `value`, with the
+  // text to add to the field path; `value` itself when the path cannot be followed.
+  static yaml::NodeRef follow(yaml::NodeRef value, std::string_view fieldPath) {
+    yaml::NodeRef at = value;
+    std::string_view rest = fieldPath;
+    while (!rest.empty() && at) {
+      if (rest[0] == '.') {
+        rest.remove_prefix(1);
+        std::size_t end = rest.find_first_of(".[");
+        at = at.get(rest.substr(0, end));
+        rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+      } else if (rest.starts_with("['")) {
+        std::size_t end = rest.find("']");
+        if (end == std::string_view::npos) return value;
+        at = at.get(rest.substr(2, end - 2));
+        rest.remove_prefix(end + 2);
+      } else if (rest[0] == '[') {
+        std::size_t end = rest.find(']');
+        std::size_t index = 0;
+        auto [p, ec] =
+            std::from_chars(rest.data() + 1, rest.data() + std::min(end, rest.size()), index);
+        if (end == std::string_view::npos || ec != std::errc()) return value;
+        at = at.at(index);
+        rest.remove_prefix(end + 1);
+      } else {
+        return value;
+      }
+    }
+    return at ? at : value;
+  }
+
+  void unenforced(const CelRule& r, std::string why) {
+    if (!unenforced_) return;
+    UnenforcedRule u;
+    u.kind = std::string(object_.kind);
+    u.path = pathText();
+    u.rule = std::string(r.rule);
+    u.why = std::move(why);
+    u.object = index_;
+    unenforced_->push_back(std::move(u));
+  }
+
+  // The rule's message: its messageExpression when that evaluates to a non-empty string,
+  // else its message, else the API server's "failed rule: <rule>".
+  static std::string messageOf(const CelRule& r, const cel::Value& self) {
+    if (r.messageProgram) {
+      cel::Bindings b;
+      b.self = &self;
+      cel::Outcome o = cel::evaluate(*r.messageProgram, b);
+      if (o.kind == cel::Outcome::Value_ && o.value.kind() == cel::Value::Kind::String &&
+          !o.value.asString().empty())
+        return std::string(o.value.asString());
+    }
+    if (!r.message.empty()) return std::string(r.message);
+    return "failed rule: " + std::string(r.rule);
+  }
+
+  // `key`: the field's key, where a finding about the whole field points (none for a list
+  // item: the item itself).
+  void celRules(yaml::NodeRef key, yaml::NodeRef value, const Node& s) {
+    TreeSource source;
+    cel::Value built;  // `self` as a Value, built only for a rule the direct path leaves
+    bool haveBuilt = false;
+    for (const CelRule& r : s.rules) {
+      if (r.transition) continue;  // needs the stored object: the API server skips it on create
+      if (!r.program) {
+        unenforced(r, r.unenforced);
+        continue;
+      }
+      if (r.direct && r.messageExpression.empty()) {
+        std::optional<bool> holds =
+            cel::evaluateDirect(*r.program, source, TreeSource::ref(value, &s));
+        if (holds && *holds) continue;
+      }
+      if (!haveBuilt) {
+        built = celValue(value, &s);
+        haveBuilt = true;
+      }
+      const cel::Value& self = built;
+      cel::Bindings bindings;
+      bindings.self = &self;
+      cel::Outcome o = cel::evaluate(*r.program, bindings);
+      if (o.kind == cel::Outcome::Value_ && o.value.kind() == cel::Value::Kind::Bool &&
+          o.value.asBool())
+        continue;
+      if (o.costExceeded) {
+        unenforced(r, "its evaluation exceeds the cost limit");
+        continue;
+      }
+      std::string detail;
+      if (o.kind == cel::Outcome::Error)
+        detail = o.error + " evaluating rule: " + messageOf(r, self);
+      else if (o.value.kind() != cel::Value::Kind::Bool)
+        detail = "rule did not evaluate to a bool: " + messageOf(r, self);
+      else
+        detail = messageOf(r, self);
+      yaml::NodeRef at = r.fieldPath.empty() ? value : follow(value, r.fieldPath);
+      std::string path = pathText();
+      if (!r.fieldPath.empty()) {
+        if (r.fieldPath[0] != '.' && r.fieldPath[0] != '[') path += '.';
+        path += r.fieldPath;
+      }
+      std::string words;
+      if (r.reason == "FieldValueForbidden") {
+        words = "Forbidden: ";
+      } else if (r.reason == "FieldValueRequired") {
+        words = "Required value: ";
+      } else if (r.reason == "FieldValueDuplicate") {
+        words = "Duplicate value: ";
+      } else {
+        words = std::string("Invalid value: \"") + typeWord(at, s) + "\": ";
+      }
+      Violation v;
+      v.code = Code::CelRule;
+      v.object = index_;
+      v.location = object_.locate(r.fieldPath.empty() && key ? key : at);
+      v.path = path;
+      v.message = path + ": " + words + detail;
+      cel_.push_back(std::move(v));
     }
   }
 
   void mapping(yaml::NodeRef map, const Node& s) {
-    bool open = s.preserveUnknown || (s.type == Type::Any && s.properties.empty() &&
-                                      !s.additionalProperties);
+    bool open = s.preserveUnknown ||
+                (s.type == Type::Any && s.properties.empty() && !s.additionalProperties);
     for (auto [key, value] : map.entries()) {
       std::string_view k = key.str();
       path_.push_back({k});
+      key_ = key;
       if (const Node* p = s.property(k)) {
         walk(value, *p);
       } else if (s.additionalProperties) {
@@ -329,10 +613,12 @@ class Walker {
     }
     required(map, s);
     std::int64_t n = static_cast<std::int64_t>(map.size());
-    if (s.maxProperties && n > *s.maxProperties)
+    if (s.maxProperties && n > *s.maxProperties) {
+      blocking_ = true;
       report(Code::InvalidValue, map,
              "Too many: " + std::to_string(n) + ": must have at most " +
                  std::to_string(*s.maxProperties) + " items");
+    }
     if (s.minProperties && n < *s.minProperties)
       invalid(map, pathText() + " in body should have at least " +
                        std::to_string(*s.minProperties) + " properties");
@@ -357,6 +643,7 @@ class Walker {
     std::size_t i = 0;
     for (yaml::NodeRef item : seq.items()) {
       path_.push_back({{}, i, true});
+      key_ = yaml::NodeRef();
       if (s.items) walk(item, *s.items);
       if (s.listType == ListType::Set && item.isScalar()) {
         for (std::size_t j = 0; j < i; ++j) {
@@ -392,10 +679,12 @@ class Walker {
       ++i;
     }
     std::int64_t n = static_cast<std::int64_t>(seq.size());
-    if (s.maxItems && n > *s.maxItems)
+    if (s.maxItems && n > *s.maxItems) {
+      blocking_ = true;
       report(Code::InvalidValue, seq,
              "Too many: " + std::to_string(n) + ": must have at most " +
                  std::to_string(*s.maxItems) + " items");
+    }
     if (s.minItems && n < *s.minItems)
       invalid(seq, pathText() + " in body should have at least " + std::to_string(*s.minItems) +
                        " items");
@@ -413,6 +702,7 @@ class Walker {
           if (!supported.empty()) supported += ", ";
           supported += quoted(e);
         }
+        blocking_ = true;
         report(Code::InvalidValue, value,
                "Unsupported value: " + quoted(value) + ": supported values: " + supported);
         return;
@@ -422,12 +712,14 @@ class Walker {
       std::string_view text = value.str();
       std::size_t length = 0;
       if (s.maxLength || s.minLength) length = characters(text);
-      if (s.maxLength && static_cast<std::int64_t>(length) > *s.maxLength)
+      if (s.maxLength && static_cast<std::int64_t>(length) > *s.maxLength) {
+        blocking_ = true;
         report(Code::InvalidValue, value,
                "Too long: may not be more than " + std::to_string(*s.maxLength) + " bytes");
+      }
       if (s.minLength && static_cast<std::int64_t>(length) < *s.minLength)
-        invalid(value, pathText() + " in body should be at least " +
-                           std::to_string(*s.minLength) + " chars long");
+        invalid(value, pathText() + " in body should be at least " + std::to_string(*s.minLength) +
+                           " chars long");
       if (s.regex && !RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *s.regex))
         invalid(value, pathText() + " in body should match '" + std::string(s.pattern) + "'");
       if (!s.format.empty() && !formatOk(s.format, value))
@@ -462,7 +754,15 @@ class Walker {
   const model::Resource& object_;
   std::size_t index_;
   std::vector<Violation>& out_;
+  std::vector<UnenforcedRule>* unenforced_;
   std::vector<Segment> path_;
+  // The API server evaluates no CEL rule of an object that has a wrong type, an unsupported
+  // enum value, a missing required field, or a string, list or map over its maximum: it says
+  // "some validation rules were not checked because the object was invalid". Failed rules
+  // wait in `cel_` until the object is known to have none of these.
+  bool blocking_ = false;
+  yaml::NodeRef key_;  // the key of the field walk() is called on, if it has one
+  std::vector<Violation> cel_;
 };
 
 }  // namespace
@@ -497,14 +797,13 @@ std::string_view closestName(std::string_view name,
   return !best.empty() && bestDistance <= limit ? best : std::string_view();
 }
 
-void validateObject(const model::Resource& object, const VersionSchema& version,
-                    std::size_t index, std::vector<Violation>& out) {
+void validateObject(const model::Resource& object, const VersionSchema& version, std::size_t index,
+                    std::vector<Violation>& out, std::vector<UnenforcedRule>* unenforced) {
   if (!version.root) return;
-  Walker(object, index, out).object(*version.root);
+  Walker(object, index, out, unenforced).object(*version.root);
 }
 
-Result validateAll(const std::vector<model::Resource>& objects, Registry& registry,
-                   unsigned jobs) {
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs) {
   for (const model::Resource& r : objects) {
     if (r.group == "apiextensions.k8s.io" && r.kind == "CustomResourceDefinition")
       registry.add(r.node, "CustomResourceDefinition " + std::string(r.name) + " (" +
@@ -513,6 +812,7 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
   Result result;
   result.refused.assign(objects.size(), false);
   std::vector<std::vector<Violation>> perObject(objects.size());
+  std::vector<std::vector<UnenforcedRule>> unenforced(objects.size());
   unsigned workers = model::workersFor(jobs, objects.size(), 256);
   model::parallelFor(workers, objects.size(), [&](std::size_t i, unsigned) {
     const model::Resource& r = objects[i];
@@ -546,7 +846,7 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
       v.suggestion = kind->servedVersions();
       out.push_back(std::move(v));
     }
-    validateObject(r, *version, i, out);
+    validateObject(r, *version, i, out, &unenforced[i]);
   });
   for (std::size_t i = 0; i < perObject.size(); ++i) {
     for (Violation& v : perObject[i]) {
@@ -554,6 +854,10 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
       result.violations.push_back(std::move(v));
     }
   }
+  std::set<std::pair<std::string, std::string>> seen;  // kind and rule
+  for (std::vector<UnenforcedRule>& list : unenforced)
+    for (UnenforcedRule& u : list)
+      if (seen.emplace(u.kind, u.rule).second) result.unenforced.push_back(std::move(u));
   return result;
 }
 

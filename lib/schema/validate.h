@@ -18,6 +18,7 @@ enum class Code : std::uint8_t {
   Required,           // IN122
   VersionNotServed,   // IN123
   DeprecatedVersion,  // IN125
+  CelRule,            // IN124: an x-kubernetes-validations rule does not hold
 };
 
 struct Violation {
@@ -30,26 +31,39 @@ struct Violation {
   std::string suggestion;
 };
 
+// A CEL rule met while validating that was not evaluated: it does not compile here, or its
+// evaluation ran past the cost limit. `object` is the first object it applied to.
+struct UnenforcedRule {
+  std::string kind;
+  std::string path;  // the field the rule sits on, of that first object
+  std::string rule;
+  std::string why;
+  std::size_t object = 0;
+};
+
 struct Result {
   std::vector<Violation> violations;  // in object order, then document order
   // Per object: the API server would refuse it (any violation but a deprecation).
   std::vector<bool> refused;
+  // Each rule once, in the order first met (object order).
+  std::vector<UnenforcedRule> unenforced;
 };
 
-// Validates one object against one version's schema; appends to `out`.
-void validateObject(const model::Resource& object, const VersionSchema& version,
-                    std::size_t index, std::vector<Violation>& out);
+// Validates one object against one version's schema; appends to `out`, and the CEL rules
+// it could not evaluate to `unenforced` when given.
+void validateObject(const model::Resource& object, const VersionSchema& version, std::size_t index,
+                    std::vector<Violation>& out, std::vector<UnenforcedRule>* unenforced = nullptr);
 
 // Validates every object whose group and kind have a schema, on `jobs` threads. CRDs among
 // `objects` are added to `registry` first. Deterministic whatever `jobs` is.
-Result validateAll(const std::vector<model::Resource>& objects, Registry& registry,
-                   unsigned jobs);
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs);
 
 // Levenshtein distance (insertions, deletions, substitutions), byte by byte.
 std::size_t editDistance(std::string_view a, std::string_view b);
 
 // The closest name to `name` among `candidates` by edit distance, if close enough to be a
 // likely typo ("hostname" → "hostnames"); "" otherwise.
-std::string_view closestName(std::string_view name, const std::vector<std::string_view>& candidates);
+std::string_view closestName(std::string_view name,
+                             const std::vector<std::string_view>& candidates);
 
 }  // namespace pg::schema

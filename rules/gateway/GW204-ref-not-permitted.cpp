@@ -40,6 +40,15 @@ void checkCertificates(Context& ctx) {
     const graph::Condition* resolved = findCondition(l.conditions, "ResolvedRefs");
     if (!resolved || resolved->status != "False" || resolved->reason != "RefNotPermitted") return;
     const model::Resource& owner = *l.gateway->resource;
+    if (caCertificateProblem(l, resolved->reason)) {
+      reportListener(ctx, l, caCertificateLocation(l),
+                     describeListener(l) + ": " + resolved->message +
+                         ": the listener cannot validate client certificates and is not "
+                         "programmed; add a ReferenceGrant in the CA certificate's namespace "
+                         "that permits " + std::string(owner.kind) + "s of namespace " +
+                         std::string(owner.namespace_) + " to refer to it");
+      return;
+    }
     yaml::NodeRef ref = soleCertificateRef(l);
     std::string_view toNamespace = ref.get("namespace").str();
     std::string advice = ref ? grantAdvice(toNamespace, owner, "", "Secret", ref.get("name").str())
@@ -48,7 +57,7 @@ void checkCertificates(Context& ctx) {
                                    std::string(owner.namespace_) + " to refer to it";
     model::Finding& f = reportListener(
         ctx, l, certificateLocation(l, "namespace"),
-        describeListener(l) + ": " + resolved->message +
+        describeListener(l) + " may not use its certificate (" + resolved->message + ")" +
             ": the listener has no usable certificate and is not programmed; " + advice);
     if (ref) relateGrants(ctx.store(), toNamespace, f);
   });

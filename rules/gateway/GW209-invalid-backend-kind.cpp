@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "rules/gateway/gateway_rules.h"
 
 namespace pg::rules {
@@ -9,6 +11,19 @@ void check(Context& ctx) {
   forEachUnresolvedBackend(
       ctx, "InvalidKind",
       [&](const graph::Route& route, const graph::RouteRule& rule, const graph::BackendRef& b) {
+        if (b.notSimulated) {
+          // An implementation's own kind under a controller no profile describes: whether
+          // it supports the kind is not known, so this is a note, not an error.
+          model::Finding& f = reportBackend(
+              ctx, route, rule, b,
+              "kind " + b.group + "/" + b.kind +
+                  " belongs to an implementation and is not simulated: policygraph knows no "
+                  "controller profile with it, so the route's status assumes the controller "
+                  "refuses it (ResolvedRefs False, InvalidKind); check that the Gateway's "
+                  "implementation documents it as a backend");
+          f.severity = std::min(f.severity, model::Severity::Note);
+          return;
+        }
         reportBackend(
             ctx, route, rule, b,
             b.message +

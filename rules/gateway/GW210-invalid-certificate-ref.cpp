@@ -16,13 +16,21 @@ std::string_view faultyField(yaml::NodeRef ref) {
 void check(Context& ctx) {
   forEachListener(ctx, [&](const graph::Listener& l) {
     const graph::Condition* resolved = findCondition(l.conditions, "ResolvedRefs");
-    if (!resolved || resolved->status != "False" || resolved->reason != "InvalidCertificateRef")
+    if (!resolved || resolved->status != "False") return;
+    if (caCertificateProblem(l, resolved->reason) && resolved->reason != "RefNotPermitted") {
+      reportListener(ctx, l, caCertificateLocation(l),
+                     describeListener(l) + ": " + resolved->message +
+                         ". The listener cannot validate client certificates" +
+                         (l.accepted ? "" : ", so it is not accepted") +
+                         "; refer to a core ConfigMap or Secret holding the CA certificate");
       return;
+    }
+    if (resolved->reason != "InvalidCertificateRef") return;
     const model::Resource& owner = *l.gateway->resource;
     yaml::NodeRef ref = soleCertificateRef(l);
     model::Finding& f = reportListener(
         ctx, l, certificateLocation(l, ref ? faultyField(ref) : "name"),
-        describeListener(l) + ": " + resolved->message +
+        describeListener(l) + " has an unusable certificate (" + resolved->message + ")" +
             ". The listener cannot terminate TLS, so it is not programmed; refer to a Secret "
             "of type kubernetes.io/tls that holds tls.crt and tls.key" +
             (l.certificateProducersConsidered.empty()

@@ -31,8 +31,8 @@ bool checkProtocol(Context& ctx, const graph::Listener& l) {
   if (!accepted || accepted->status != "False" || accepted->reason != "UnsupportedProtocol")
     return false;
   reportListener(ctx, l, listenerField(l, "protocol"),
-                 describeListener(l) + ": " + accepted->message +
-                     " (UnsupportedProtocol): the listener is not accepted and no route can "
+                 describeListener(l) + " is not accepted (" + accepted->message +
+                     ", UnsupportedProtocol): the listener is not accepted and no route can "
                      "attach to it; use HTTP, HTTPS, TLS, TCP or UDP, or a protocol the "
                      "Gateway's implementation documents");
   return true;
@@ -45,9 +45,9 @@ void checkKinds(Context& ctx, const graph::Listener& l) {
     std::string supported = supportedKinds(l);
     model::Finding& f = reportListener(
         ctx, l, item ? owner.locateField(item, "kind") : listenerField(l, "allowedRoutes"),
-        describeListener(l) + ": allowedRoutes.kinds names " + kind.group + "/" + kind.kind +
-            ", which " + std::string(l.protocol) +
-            " listeners cannot carry (InvalidRouteKinds): its ResolvedRefs condition is False; " +
+        describeListener(l) + " lists a route kind it cannot carry (allowedRoutes.kinds names " +
+            kind.group + "/" + kind.kind + ", which " + std::string(l.protocol) +
+            " listeners cannot carry: InvalidRouteKinds): its ResolvedRefs condition is False; " +
             (supported.empty() ? "it admits no route kind at all; "
                                : "it admits only " + supported + "; ") +
             "remove the entry or correct its group and kind");

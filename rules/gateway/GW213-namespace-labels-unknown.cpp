@@ -37,12 +37,32 @@ void check(Context& ctx) {
                describeListener(*l) + " selects namespaces by label"});
     }
   }
+  // The same for a ListenerSet its Gateway admits by namespace labels (allowedListeners).
+  for (const graph::Gateway& set : ctx.analysis().topology.gateways) {
+    if (!graph::listenerSetAdmissionAssumed(set, ctx.store()) || ownedElsewhere(*set.parent))
+      continue;
+    const model::Resource& r = *set.resource;
+    const model::Resource& gateway = *set.parent->resource;
+    model::Finding& f = ctx.report(
+        r.locateField(r.spec(), "parentRef"),
+        "Namespace " + std::string(r.namespace_) +
+            " is not in the input, so its labels are unknown. " + gateway.display() +
+            " admits ListenerSets from namespaces selected by label (spec.allowedListeners); "
+            "policygraph assumes it admits " +
+            r.display() + ". Add the Namespace manifest, with its labels, to the input",
+        &r);
+    f.objects.push_back(gateway.display());
+    f.discriminator = "parent " + gateway.display();
+    f.related.push_back({gateway.locateField(gateway.spec(), "allowedListeners"),
+                         gateway.display() + " selects ListenerSet namespaces by label"});
+  }
 }
 
 }  // namespace
 
 PG_RULE(GW213, "namespace-labels-unknown", "gateway", Warning,
-        "A route's admission depends on labels of a Namespace that is not in the input",
-        gateway::kRouteKinds, check)
+        "A route's or ListenerSet's admission depends on labels of a Namespace that is not in "
+        "the input",
+        "HTTPRoute,GRPCRoute,TLSRoute,TCPRoute,UDPRoute,ListenerSet,XListenerSet", check)
 
 }  // namespace pg::rules

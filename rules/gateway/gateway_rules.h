@@ -73,6 +73,40 @@ inline model::Location certificateLocation(const graph::Listener& l, std::string
   return listenerField(l, "protocol");
 }
 
+// The frontend client validation that applies to a terminating listener (GEP-91: the
+// Gateway's spec.tls.frontend entry for the listener's port, else its default), as the
+// caCertificateRefs node; nothing when none applies.
+inline yaml::NodeRef frontendCaCertificateRefs(const graph::Listener& l) {
+  const graph::Gateway& g = *l.gateway;
+  const model::Resource& owner = g.parent ? *g.parent->resource : *g.resource;
+  yaml::NodeRef frontend = owner.spec().get("tls").get("frontend");
+  for (yaml::NodeRef perPort : frontend.get("perPort").items())
+    if (perPort.get("port").asInt() == l.port)
+      return perPort.get("tls").get("validation").get("caCertificateRefs");
+  return frontend.get("default").get("validation").get("caCertificateRefs");
+}
+
+// Whether a listener's ResolvedRefs problem is its frontend validation's rather than its
+// certificates': the certificates are checked first, so a RefNotPermitted with no
+// certificateRef in another namespace comes from a caCertificateRef.
+inline bool caCertificateProblem(const graph::Listener& l, std::string_view reason) {
+  if (reason == "InvalidCACertificateRef" || reason == "InvalidCACertificateKind") return true;
+  if (reason != "RefNotPermitted") return false;
+  for (yaml::NodeRef ref : l.node.get("tls").get("certificateRefs").items())
+    if (ref.get("namespace") && ref.get("namespace").str() != l.gateway->resource->namespace_)
+      return false;
+  return frontendCaCertificateRefs(l).size() > 0;
+}
+
+// Where a listener's frontend validation problem points: the caCertificateRefs list of the
+// Gateway (or ListenerSet's Gateway) that holds it.
+inline model::Location caCertificateLocation(const graph::Listener& l) {
+  const graph::Gateway& g = *l.gateway;
+  const model::Resource& owner = g.parent ? *g.parent->resource : *g.resource;
+  yaml::NodeRef refs = frontendCaCertificateRefs(l);
+  return refs ? owner.locate(refs) : owner.locateField(owner.spec(), "tls");
+}
+
 // The ReferenceGrants of a namespace, as related locations of a reference they do not permit.
 inline void relateGrants(const model::Store& store, std::string_view namespace_,
                          model::Finding& f) {

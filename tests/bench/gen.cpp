@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "lib/model/quote.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -100,19 +102,6 @@ bool needsQuotes(std::string_view s) {
   return ec == std::errc() && ptr == s.data() + s.size();
 }
 
-void quoted(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  out += '"';
-}
-
 void yamlScalar(std::string& out, const Value& v, int indent) {
   switch (v.type) {
     case Value::Type::Literal:
@@ -134,7 +123,7 @@ void yamlScalar(std::string& out, const Value& v, int indent) {
     }
     default:
       if (needsQuotes(v.text)) {
-        quoted(out, v.text);
+        pg::model::appendQuoted(out, v.text);
       } else {
         out += v.text;
       }
@@ -210,7 +199,7 @@ void json(std::string& out, const Value& v, int indent) {
       return;
     case Value::Type::String:
     case Value::Type::Block:
-      quoted(out, v.text);
+      pg::model::appendQuoted(out, v.text);
       return;
     case Value::Type::Map: {
       if (v.fields.empty()) {
@@ -220,7 +209,7 @@ void json(std::string& out, const Value& v, int indent) {
       out += '{';
       for (std::size_t i = 0; i < v.fields.size(); ++i) {
         newline(indent + 2);
-        quoted(out, v.fields[i].key);
+        pg::model::appendQuoted(out, v.fields[i].key);
         out += ": ";
         json(out, v.fields[i].value, indent + 2);
         if (i + 1 < v.fields.size()) out += ',';

@@ -481,10 +481,11 @@ TEST_CASE("snapshot --check: every format names the snapshot file from the root,
   dir.write("repo/apps/.keep", "");
 
   // From a sub-folder of the repository: paths stay relative to its root (the config file's).
-  Run r = run(repo / "apps",
-              "snapshot --check .. --format text --format json --output ../r.json --format sarif "
-              "--output ../r.sarif --format junit --output ../r.xml --format github --output "
-              "../r.txt");
+  Run r =
+      run(repo / "apps",
+          "snapshot --check -v .. --format text --format json --output ../r.json --format sarif "
+          "--output ../r.sarif --format junit --output ../r.xml --format github --output "
+          "../r.txt");
   CHECK(r.status == 1);
   const std::string at = gateway + ":" + std::to_string(drift.line) + ":7: error: ";
   CHECK(r.out.find(at + "the effective policies on Gateway/infra/public changed") !=
@@ -771,7 +772,7 @@ TEST_CASE("snapshot --check: a Kuma timeout and a Linkerd authorization change a
   std::string linkerd = pg::testing::readAll(repo / "linkerd.yaml");
   linkerd.replace(linkerd.find("name: frontend}]"), 16, "name: admin}]");
   dir.write("repo/linkerd.yaml", linkerd);
-  Run drift = run(repo, "snapshot --check .");
+  Run drift = run(repo, "snapshot --check -v .");
   CHECK(drift.status == 1);
   CHECK(drift.out.find(".policygraph/snapshots/Dataplane/@default/web-1.yaml:") !=
         std::string::npos);
@@ -786,10 +787,11 @@ TEST_CASE("snapshot --check: a Kuma timeout and a Linkerd authorization change a
   CHECK(run(repo, "snapshot --update .").status == 0);
   kuma.replace(kuma.find("name: web-1\nmesh: staging"), 11, "name: web-9");
   dir.write("repo/kuma.yaml", kuma);
-  Run gone = run(repo, "snapshot --check .");
+  Run gone = run(repo, "snapshot --check -v .");
   CHECK(gone.status == 1);
-  CHECK(gone.out.find("snapshot .policygraph/snapshots/Dataplane/@staging/web-1.yaml is orphaned: "
-                      "Dataplane/@staging/web-1 is no longer in the input") != std::string::npos);
+  CHECK(gone.out.find("snapshot .policygraph/snapshots/Dataplane/@staging/web-1.yaml is orphaned "
+                      "[SN702]\n  Dataplane/@staging/web-1 is no longer in the input") !=
+        std::string::npos);
   CHECK(gone.out.find("Dataplane/web-9 in mesh staging has effective policies (Kuma MeshRetry) "
                       "but no snapshot") != std::string::npos);
 }

@@ -678,3 +678,102 @@ TEST_CASE("cel: string, list, conversion, optional and time functions") {
   };
   for (const Row& row : rows) check(row);
 }
+
+namespace {
+
+// `self` read in place from a Value, so that the direct path can be compared with evaluate().
+class ValueSource final : public Source {
+ public:
+  static Ref ref(const Value* v) {
+    Ref r;
+    r.a = v;
+    return r;
+  }
+  static const Value* value(Ref r) { return static_cast<const Value*>(r.a); }
+  Shape shape(Ref r) const override {
+    const Value* v = value(r);
+    if (!v) return Shape::Absent;
+    switch (v->kind()) {
+      case Value::Kind::Bool:
+        return Shape::Bool;
+      case Value::Kind::Int:
+        return Shape::Int;
+      case Value::Kind::String:
+        return Shape::String;
+      case Value::Kind::List:
+        return Shape::List;
+      case Value::Kind::Map:
+        return Shape::Map;
+      default:
+        return Shape::Other;
+    }
+  }
+  Ref field(Ref map, std::string_view name) const override {
+    return ref(value(map)->field(name));
+  }
+  bool size(Ref list, std::size_t& n) const override {
+    n = value(list)->asList().size();
+    return true;
+  }
+  Ref item(Ref list, std::size_t index) const override {
+    return ref(&value(list)->asList()[index]);
+  }
+  std::string_view string(Ref r) const override { return value(r)->asString(); }
+  std::int64_t integer(Ref r) const override { return value(r)->asInt(); }
+  bool boolean(Ref r) const override { return value(r)->asBool(); }
+};
+
+}  // namespace
+
+TEST_CASE("direct evaluation decides exactly what evaluate() does, or leaves it") {
+  const std::vector<std::string_view> selves = {
+      R"({"type": "PathPrefix", "value": "/shop"})",
+      R"({"type": "Exact", "value": "shop//x"})",
+      R"({"type": "RegularExpression", "value": "#x"})",
+      R"({"type": "PathPrefix"})",
+      R"({"type": 3, "value": "/"})",
+      R"({"items": [{"name": "a", "port": 1}, {"name": "a"}, {"name": "b", "port": 2}],
+          "tags": ["*", "x"], "n": 9223372036854775807})",
+      R"({"items": [], "tags": ["*"], "n": 1})",
+  };
+  const std::vector<std::string_view> expressions = {
+      "(self.type in ['Exact','PathPrefix']) ? self.value.startsWith('/') : true",
+      "(self.type in ['Exact','PathPrefix']) ? !self.value.contains('//') : true",
+      "self.type in ['Exact','PathPrefix'] || self.type == 'RegularExpression'",
+      "!self.value.endsWith('/..') && self.value.matches('^[/a-z#]+$')",
+      "!(has(self.value) && self.type != 'Exact')",
+      "has(self.value) || self.type == 'PathPrefix'",
+      "self.value == 'x' || self.type == 'PathPrefix'",
+      "self.items.all(i, self.items.exists_one(j, i.name == j.name))",
+      "self.items.exists(i, has(i.port) && i.port > 1)",
+      "self.items.filter(i, !has(i.port)).size() <= 1",
+      "size(self.items) > 0 ? self.items[0].name == 'a' : true",
+      "self.items.size() > 3 ? self.items[3].name == 'a' : self.items.size() + 1 < 4",
+      "!('*' in self.tags && self.tags.size() > 1)",
+      "self.n + 1 > 0",
+      "self.items.map(i, i.name).size() == 3",
+      "self.value.size() <= 5",
+  };
+  ValueSource source;
+  int decided = 0;
+  for (std::string_view self : selves) {
+    Value s = literal(self);
+    for (std::string_view expression : expressions) {
+      auto compiled = compile(expression);
+      REQUIRE(std::holds_alternative<Program>(compiled));
+      const Program& program = std::get<Program>(compiled);
+      Outcome full = evaluate(program, Bindings{&s, nullptr});
+      std::optional<bool> direct = evaluateDirect(program, source, ValueSource::ref(&s));
+      if (!direct) continue;
+      ++decided;
+      INFO(expression, " on ", self);
+      REQUIRE(full.kind == Outcome::Value_);
+      REQUIRE(full.value.kind() == Value::Kind::Bool);
+      CHECK(full.value.asBool() == *direct);
+    }
+  }
+  CHECK(decided > 40);  // most of the table is decided in place
+  CHECK(directlyEvaluable(std::get<Program>(compile("self.a.startsWith('x')"))));
+  CHECK_FALSE(directlyEvaluable(std::get<Program>(compile("self.a.map(x, x).size() > 0"))));
+  CHECK_FALSE(directlyEvaluable(std::get<Program>(compile("duration(self.a) > duration('1s')"))));
+}

@@ -96,3 +96,46 @@ TEST_CASE("a Gateway's class: input, declared, well known, assumed, missing") {
   CHECK(assumedIstio->topology.gateways[0].managed);
   CHECK(assumedIstio->topology.gateways[0].controllerName == "istio.io/gateway-controller");
 }
+
+TEST_CASE("controller profiles: chosen by controllerName, generic otherwise") {
+  using graph::ControllerId;
+  CHECK(graph::profileForController("istio.io/gateway-controller").id == ControllerId::Istio);
+  CHECK(graph::profileForController("istio.io/mesh-controller").id == ControllerId::Istio);
+  CHECK(graph::profileForController("gateway.envoyproxy.io/gatewayclass-controller").id ==
+        ControllerId::EnvoyGateway);
+  CHECK(graph::profileForController("example.com/gateway-controller").id ==
+        ControllerId::Generic);
+  CHECK(&graph::profileForController("") == &graph::genericProfile());
+
+  const graph::ControllerProfile& istio =
+      graph::profileForController("istio.io/gateway-controller");
+  CHECK(istio.supportsBackendKind("networking.istio.io", "Hostname"));
+  CHECK_FALSE(istio.supportsBackendKind("gateway.envoyproxy.io", "Backend"));
+  CHECK_FALSE(istio.servicePortMustExist);
+  // HBONE only on waypoints; a terminating TLS listener takes TCPRoutes alone.
+  CHECK(istio.protocol("HBONE", "", "istio.io/gateway-controller") == nullptr);
+  REQUIRE(istio.protocol("HBONE", "", "istio.io/mesh-controller") != nullptr);
+  REQUIRE(istio.protocol("TLS", "Terminate", "istio.io/gateway-controller") != nullptr);
+  CHECK(istio.protocol("TLS", "Terminate", "istio.io/gateway-controller")->routeKinds.size() == 1);
+  CHECK(istio.protocol("UDP", "", "istio.io/gateway-controller") == nullptr);
+
+  const graph::ControllerProfile& eg =
+      graph::profileForController("gateway.envoyproxy.io/gatewayclass-controller");
+  CHECK(eg.supportsBackendKind("gateway.envoyproxy.io", "Backend"));
+  CHECK(eg.servicePortMustExist);
+  CHECK(eg.protocol("UDP", "", "gateway.envoyproxy.io/gatewayclass-controller") != nullptr);
+
+  CHECK(graph::isStandardGroup("apps"));
+  CHECK(graph::isStandardGroup("gateway.networking.k8s.io"));
+  CHECK_FALSE(graph::isStandardGroup("gateway.envoyproxy.io"));
+}
+
+TEST_CASE("a Gateway's profile follows its class; the mesh is Istio's when Istio is used") {
+  auto istio = build("istio", {});
+  CHECK(istio->topology.gateways[0].profile->id == graph::ControllerId::Istio);
+  CHECK(istio->topology.meshProfile->id == graph::ControllerId::Istio);
+  CHECK(istio->topology.meshControllerName == "istio.io/gateway-controller");
+  auto other = build("example", {});
+  CHECK(other->topology.gateways[0].profile->id == graph::ControllerId::Generic);
+  CHECK(other->topology.meshProfile->id == graph::ControllerId::Generic);
+}

@@ -9,6 +9,7 @@
 #include "lib/load/loader.h"
 #include "lib/model/duration.h"
 #include "lib/model/parallel.h"
+#include "lib/model/quote.h"
 #include "lib/model/selector.h"
 #include "lib/model/shared_list.h"
 #include "lib/model/store.h"
@@ -258,4 +259,23 @@ TEST_CASE("parseGoDuration reads durations as Go's time.ParseDuration does") {
   CHECK(*parseGoDuration("1h1m1s1ms1us1ns") == 3661001001001.0L);
   for (const char* bad : {"", "-", "s", "10", "1x", "1.2.3s", ".s", "1 s", "1s-2s"})
     CHECK_MESSAGE(!parseGoDuration(bad), bad);
+}
+
+TEST_CASE("quoted writes a string as Go's strconv.Quote does") {
+  using pg::model::quoted;
+  CHECK(quoted("") == R"("")");
+  CHECK(quoted("Prefixx") == R"("Prefixx")");
+  CHECK(quoted(R"(say "hi" \ bye)") == R"("say \"hi\" \\ bye")");
+  CHECK(quoted("a\tb\nc\rd") == R"("a\tb\nc\rd")");
+  CHECK(quoted("\a\b\f\v") == R"("\a\b\f\v")");
+  CHECK(quoted(std::string_view("\0\x1b\x7f", 3)) == R"("\x00\x1b\x7f")");
+  // Printable UTF-8 stays as it is; C1 controls and bytes that are not UTF-8 are escaped.
+  CHECK(quoted("caf\u00e9 \u00b5s \U0001F600") == "\"caf\u00e9 \u00b5s \U0001F600\"");
+  CHECK(quoted("\u0085") == R"("\u0085")");
+  CHECK(quoted("\xff\xc3") == R"("\xff\xc3")");
+  CHECK(quoted("\xc0\xaf") == R"("\xc0\xaf")");          // overlong "/"
+  CHECK(quoted("\xed\xa0\x80") == R"("\xed\xa0\x80")");  // a surrogate
+  std::string out = "x=";
+  pg::model::appendQuoted(out, "y");
+  CHECK(out == R"(x="y")");
 }

@@ -1,8 +1,12 @@
-// BackendTLSPolicy (GEP-1897) status, as Envoy Gateway writes it: a policy's ancestors are the
+// BackendTLSPolicy (GEP-1897) status. As Envoy Gateway writes it: a policy's ancestors are the
 // parentRefs of the routes that send traffic to the targeted Service (port); its CA
 // certificate references must resolve in its own namespace; two policies on the same Service
 // and section conflict, and the established one keeps it. A policy on a whole Service and one
-// on one of its ports do not conflict: the port's is the more specific.
+// on one of its ports do not conflict: the port's is the more specific. As Istio writes it
+// (the profile's BackendPolicyAncestors::Targets): every target is an ancestor under the mesh
+// controller, then every Gateway whose routes use it; only the first CA reference counts,
+// which must be a ConfigMap holding a certificate; policies on one target merge, none
+// conflicts.
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -123,7 +127,102 @@ std::string externalKey(std::string_view kind, std::string_view ns, std::string_
   return key;
 }
 
+// Istio's conditions for a BackendTLSPolicy (backend_policies.go getBackendTLSCredentialName):
+// a wellKnownCACertificates other than System is Invalid; the first caCertificateRef must be a
+// ConfigMap in the policy's namespace with a PEM certificate under ca.crt.
+std::vector<graph::Condition> targetProfileConditions(const Policy& policy,
+                                                      const model::Store& store) {
+  yaml::NodeRef validation = policy.resource->spec().get("validation");
+  graph::Condition accepted =
+      graph::makeCondition("Accepted", true, "Accepted", "Configuration is valid");
+  graph::Condition resolved =
+      graph::makeCondition("ResolvedRefs", true, "ResolvedRefs", "Configuration is valid");
+  if (yaml::NodeRef known = validation.get("wellKnownCACertificates")) {
+    if (known.str() != "System")
+      accepted = graph::makeCondition("Accepted", false, "Invalid",
+                                      "Unknown wellKnownCACertificates: " +
+                                          std::string(known.str()));
+    return {accepted, resolved};
+  }
+  yaml::NodeRef refs = validation.get("caCertificateRefs");
+  if (refs.size() == 0) return {accepted, resolved};
+  yaml::NodeRef ref = refs.at(0);
+  std::string_view kind = ref.get("kind").str();
+  std::string_view name = ref.get("name").str();
+  std::string problem;
+  if (!ref.get("group").str().empty() || kind != "ConfigMap") {
+    problem = "only a ConfigMap is supported as caCertificateRef, not " + std::string(kind);
+    resolved = graph::makeCondition("ResolvedRefs", false, "InvalidKind", problem);
+  } else if (const model::Resource* map =
+                 store.find("", "ConfigMap", policy.resource->namespace_, name)) {
+    std::string_view ca = map->node.get("data").get("ca.crt").str();
+    if (ca.find("-----BEGIN CERTIFICATE-----") == std::string_view::npos) {
+      problem = "ConfigMap " + std::string(name) + " holds no PEM certificate under ca.crt";
+      resolved = graph::makeCondition("ResolvedRefs", false, "InvalidCACertificateRef", problem);
+    }
+  } else {
+    problem = "ConfigMap " + std::string(name) + " not found in namespace " +
+              std::string(policy.resource->namespace_);
+    resolved = graph::makeCondition("ResolvedRefs", false, "InvalidCACertificateRef", problem);
+  }
+  if (!problem.empty())
+    accepted = graph::makeCondition("Accepted", false, "NoValidCACertificate", problem);
+  else if (refs.size() > 1)
+    accepted.message += "; only the first caCertificateRef is used";
+  return {accepted, resolved};
+}
+
 }  // namespace
+
+const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topology) {
+  for (const graph::Gateway& g : topology.gateways)
+    if (g.managed && g.profile->id != graph::ControllerId::Generic) return *g.profile;
+  return *topology.meshProfile;
+}
+
+void writeTargetAncestors(Policy& policy, FamilyContext& context,
+                          const graph::ControllerProfile& profile,
+                          const std::vector<graph::Condition>& conditions) {
+  const bool ignored = !profile.ignorePolicyAnnotation.empty() &&
+                       policy.resource->annotation(profile.ignorePolicyAnnotation) == "true";
+  std::vector<const graph::Gateway*> gateways;
+  for (const Target& t : policy.targets) {
+    std::vector<graph::Condition> own = conditions;
+    if (ignored) {
+      own = {graph::makeCondition("Accepted", false, std::string(profile.ignoredPolicyReason),
+                                  "Ignored by " + std::string(profile.name) +
+                                      " (annotation " +
+                                      std::string(profile.ignorePolicyAnnotation) + "=true)")};
+    } else if (!t.attached()) {
+      own.front() = graph::makeCondition("Accepted", false, "TargetNotFound", t.message);
+    } else if (t.kind != "Service" || !t.group.empty()) {
+      own.front() = graph::makeCondition("Accepted", false, "TargetNotFound",
+                                         "unsupported target kind " + t.kind);
+    }
+    AncestorRef ref = ancestorRefOf(t);
+    if (std::none_of(policy.ancestors.begin(), policy.ancestors.end(),
+                     [&](const AncestorStatus& a) { return a.ref == ref; }))
+      policy.ancestors.push_back({std::move(ref), std::string(profile.meshControllerName), own});
+    if (ignored || !t.attached()) continue;
+    for (const BackendUse& use : context.model.usesOf(*t.resource)) {
+      if (!reaches(use.rule->backends[use.backend], t)) continue;
+      for (const graph::RouteParent& parent : use.route->parents)
+        if (isManagedParent(parent) && !parent.gateway->isListenerSet() &&
+            std::find(gateways.begin(), gateways.end(), parent.gateway) == gateways.end())
+          gateways.push_back(parent.gateway);
+    }
+  }
+  std::sort(gateways.begin(), gateways.end(), [](const graph::Gateway* a, const graph::Gateway* b) {
+    return std::make_pair(a->resource->namespace_, a->resource->name) <
+           std::make_pair(b->resource->namespace_, b->resource->name);
+  });
+  for (const graph::Gateway* g : gateways) {
+    AncestorRef ref;
+    ref.namespace_ = std::string(g->resource->namespace_);
+    ref.name = std::string(g->resource->name);
+    policy.ancestors.push_back({std::move(ref), g->controllerName, conditions});
+  }
+}
 
 ExternalUses::ExternalUses(PolicyModel& model) {
   for (Policy& policy : model.policies) {
@@ -169,6 +268,12 @@ std::vector<std::pair<Policy*, std::string_view>> ExternalUses::reaching(
 }
 
 void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external) {
+  const graph::ControllerProfile& profile = backendPolicyProfile(context.topology);
+  if (profile.backendPolicyAncestors == graph::BackendPolicyAncestors::Targets) {
+    writeTargetAncestors(policy, context, profile,
+                         targetProfileConditions(policy, context.store));
+    return;
+  }
   const PolicyModel& model = context.model;
   std::optional<CaProblem> ca = checkCaCertificates(policy, context.store);
 

@@ -22,6 +22,19 @@ inline constexpr std::string_view kDefaultController = "policygraph.dev/policy-c
 class ExternalUses;
 void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external);
 
+// The controller profile whose rules for backend policies apply: the first simulated
+// Gateway's controller's when a profile describes it, else the mesh controller's.
+const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topology);
+
+// A backend policy as a controller that reports it on its targets writes it
+// (BackendPolicyAncestors::Targets, Istio): one ancestor per target, under the profile's mesh
+// controller, with `conditions` (Accepted False with the target's reason when it does not
+// resolve; only the ignore annotation's condition when the policy carries it), then one per
+// simulated Gateway whose routes send traffic to a target, in namespace and name order.
+void writeTargetAncestors(Policy& policy, FamilyContext& context,
+                          const graph::ControllerProfile& profile,
+                          const std::vector<graph::Condition>& conditions);
+
 // Envoy Gateway policies' external services (ext auth, ext proc, JWKS, OIDC provider...):
 // every backendRef written in such a policy's spec, with the top-level field it is under (the
 // feature Envoy Gateway reports problems under), collected once and keyed by the object it

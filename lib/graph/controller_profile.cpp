@@ -1,0 +1,229 @@
+// The profiles, one table each. Facts come from each controller's documentation and
+// translator, named beside the field they set.
+#include "lib/graph/controller_profile.h"
+
+#include <algorithm>
+#include <array>
+
+namespace pg::graph {
+
+namespace {
+
+using R = BackendResolution;
+
+constexpr std::array<std::string_view, 2> kHttpKinds{"HTTPRoute", "GRPCRoute"};
+constexpr std::array<std::string_view, 1> kTlsPassthroughKinds{"TLSRoute"};
+constexpr std::array<std::string_view, 2> kTlsTerminateKinds{"TLSRoute", "TCPRoute"};
+constexpr std::array<std::string_view, 1> kTcpKinds{"TCPRoute"};
+constexpr std::array<std::string_view, 1> kUdpKinds{"UDPRoute"};
+
+// The specification's protocols (ListenerStatus.supportedKinds, the conformance suite's
+// expectations): a TLS listener that terminates hands the stream to a TLSRoute or a TCPRoute.
+constexpr std::array<ListenerProtocolSupport, 6> kSpecProtocols{{
+    {"HTTP", "", kHttpKinds, {}},
+    {"HTTPS", "", kHttpKinds, {}},
+    {"TLS", "Passthrough", kTlsPassthroughKinds, {}},
+    {"TLS", "", kTlsTerminateKinds, {}},
+    {"TCP", "", kTcpKinds, {}},
+    {"UDP", "", kUdpKinds, {}},
+}};
+
+// ---- Generic: the Gateway API as written ------------------------------------------------
+
+constexpr std::array<BackendKindSupport, 2> kGenericBackends{{
+    {"", "Service", R::Service},
+    {"multicluster.x-k8s.io", "ServiceImport", R::Object},
+}};
+
+constexpr ControllerProfile makeGeneric() {
+  ControllerProfile p;
+  p.id = ControllerId::Generic;
+  p.name = "the Gateway API";
+  p.backendKinds = kGenericBackends;
+  p.implementationKindsNotSimulated = true;
+  p.protocols = kSpecProtocols;
+  return p;
+}
+
+// ---- Envoy Gateway ------------------------------------------------------------------------
+
+constexpr std::array<std::string_view, 1> kEnvoyGatewayControllers{
+    "gateway.envoyproxy.io/gatewayclass-controller"};
+
+// internal/gatewayapi/route.go (processDestination and validateBackendRef*): Services,
+// ServiceImports and its own Backend resource; a Service port that the Service lacks is
+// BackendNotFound ("port X not found on service").
+constexpr std::array<BackendKindSupport, 3> kEnvoyGatewayBackends{{
+    {"", "Service", R::Service},
+    {"multicluster.x-k8s.io", "ServiceImport", R::Object},
+    {"gateway.envoyproxy.io", "Backend", R::Object},
+}};
+
+constexpr ControllerProfile makeEnvoyGateway() {
+  ControllerProfile p;
+  p.id = ControllerId::EnvoyGateway;
+  p.name = "Envoy Gateway";
+  p.controllerNames = kEnvoyGatewayControllers;
+  p.backendKinds = kEnvoyGatewayBackends;
+  p.protocols = kSpecProtocols;
+  return p;
+}
+
+// ---- Istio --------------------------------------------------------------------------------
+
+// pilot/pkg/config/kube/gateway: the Gateway controller, the waypoint (mesh) controller, the
+// east-west controller and remote (unmanaged) Gateways.
+constexpr std::array<std::string_view, 4> kIstioControllers{
+    "istio.io/gateway-controller", "istio.io/mesh-controller", "istio.io/eastwest-controller",
+    "istio.io/unmanaged-gateway"};
+constexpr std::array<std::string_view, 2> kIstioWaypointControllers{
+    "istio.io/mesh-controller", "istio.io/eastwest-controller"};
+
+// conversion.go buildDestination: Service (by name; the port is not checked against the
+// Service, and a name with a dot is InvalidDestination), networking.istio.io Hostname (a
+// ServiceEntry host or a Service's FQDN, no namespace), ServiceImport (looked up as the
+// Service of that name), InferencePool; any other kind is InvalidKind. A missing port is
+// InvalidDestination ("port is required in backendRef").
+constexpr std::array<BackendKindSupport, 4> kIstioBackends{{
+    {"", "Service", R::Service},
+    {"networking.istio.io", "Hostname", R::Hostname},
+    {"multicluster.x-k8s.io", "ServiceImport", R::ServiceImport},
+    {"inference.networking.k8s.io", "InferencePool", R::Object},
+}};
+
+// conversion.go listenerProtocolToIstio and generateSupportedKinds: HTTP and HTTPS take HTTP
+// and gRPC routes; TLS passthrough takes TLSRoutes, a terminating TLS listener only TCPRoutes;
+// UDP is unsupported; HBONE only on waypoints and east-west gateways.
+constexpr std::array<std::string_view, 1> kIstioTlsTerminateKinds{"TCPRoute"};
+constexpr std::array<ListenerProtocolSupport, 6> kIstioProtocols{{
+    {"HTTP", "", kHttpKinds, {}},
+    {"HTTPS", "", kHttpKinds, {}},
+    {"TLS", "Passthrough", kTlsPassthroughKinds, {}},
+    {"TLS", "", kIstioTlsTerminateKinds, {}},
+    {"TCP", "", kTcpKinds, {}},
+    {"HBONE", "", {}, kIstioWaypointControllers},
+}};
+
+// conversion.go buildListener: a waypoint takes one HBONE listener on 15008; an east-west
+// gateway that, terminating (with Istio's own certificate), or TLS passthrough listeners.
+constexpr std::array<ListenerShape, 1> kWaypointShapes{{{15008, "HBONE", ""}}};
+constexpr std::array<ListenerShape, 2> kEastWestShapes{{{15008, "HBONE", "Terminate"},
+                                                        {0, "TLS", "Passthrough"}}};
+constexpr std::array<ListenerRequirement, 2> kIstioListenerRequirements{{
+    {"istio.io/mesh-controller", kWaypointShapes,
+     "Expected a single listener on port 15008 with protocol \"HBONE\""},
+    {"istio.io/eastwest-controller", kEastWestShapes,
+     "East-west gateway listeners must be either port 15008 with protocol \"HBONE\" and "
+     "TLS.Mode == Terminate, or TLS with TLS.Mode == Passthrough"},
+}};
+// buildTLS: `gateway.istio.io/tls-terminate-mode` ISTIO_SIMPLE or ISTIO_MUTUAL serves the
+// workload certificate; at most two certificateRefs.
+constexpr std::array<std::string_view, 2> kIstioBuiltinCertificateValues{"ISTIO_SIMPLE",
+                                                                        "ISTIO_MUTUAL"};
+
+// conversion.go allowedParentReferences: besides Gateways and ListenerSets, Services and
+// ServiceEntries; route_collections.go writes mesh parents' status as the Gateway controller.
+constexpr std::array<KindName, 1> kIstioMeshParents{{{"networking.istio.io", "ServiceEntry"}}};
+
+constexpr ControllerProfile makeIstio() {
+  ControllerProfile p;
+  p.id = ControllerId::Istio;
+  p.name = "Istio";
+  p.controllerNames = kIstioControllers;
+  p.backendKinds = kIstioBackends;
+  p.servicePortMustExist = false;
+  p.refusesExternalName = false;
+  p.missingPortReason = "InvalidDestination";
+  p.dottedServiceNameReason = "InvalidDestination";
+  p.protocols = kIstioProtocols;
+  p.listenerRequirements = kIstioListenerRequirements;
+  p.builtinCertificateOption = "gateway.istio.io/tls-terminate-mode";
+  p.builtinCertificateValues = kIstioBuiltinCertificateValues;
+  p.maxCertificateRefs = 2;
+  p.meshParentKinds = kIstioMeshParents;
+  p.meshRouteControllerName = kIstioControllers[0];
+  // A refused certificate or CA reference, or frontend validation without a usable CA, makes
+  // the listener not Accepted (NoValidCACertificate); a missing or malformed certificate only
+  // makes ResolvedRefs False. Frontend validation takes one caCertificateRef.
+  p.refusedTlsReferenceUnaccepts = true;
+  p.maxFrontendCaCertificateRefs = 1;
+  // backend_policies.go: BackendTLSPolicy and XBackendTrafficPolicy report each target
+  // (under the mesh controller) and each Gateway whose routes use it; policies on one
+  // target merge, the oldest first, and none is Conflicted; the ignore annotation hides one.
+  p.backendPolicyAncestors = BackendPolicyAncestors::Targets;
+  p.meshControllerName = "istio.io/mesh-controller";
+  p.backendPoliciesConflict = false;
+  p.ignorePolicyAnnotation = "istio.io/ignore-policy-attachment";
+  p.ignoredPolicyReason = "IgnoredByIstio";
+  return p;
+}
+
+constexpr ControllerProfile kGeneric = makeGeneric();
+constexpr ControllerProfile kEnvoyGateway = makeEnvoyGateway();
+constexpr ControllerProfile kIstio = makeIstio();
+constexpr std::array<const ControllerProfile*, 3> kProfiles{&kGeneric, &kEnvoyGateway, &kIstio};
+
+// Groups of Kubernetes itself and of the Gateway API: a kind of these that a profile does not
+// support is InvalidKind under any controller. Extensions (InferencePool, ServiceImport) and
+// implementations' own groups are not among them.
+constexpr std::array<std::string_view, 8> kStandardGroups{
+    "",           "apps",        "batch",      "policy", "autoscaling", "networking.k8s.io",
+    "gateway.networking.k8s.io", "gateway.networking.x-k8s.io"};
+
+}  // namespace
+
+const BackendKindSupport* ControllerProfile::backendKind(std::string_view group,
+                                                         std::string_view kind) const {
+  for (const BackendKindSupport& b : backendKinds)
+    if (b.group == group && b.kind == kind) return &b;
+  return nullptr;
+}
+
+bool ControllerProfile::supportsBackendKind(std::string_view group, std::string_view kind) const {
+  return backendKind(group, kind) != nullptr;
+}
+
+const ListenerRequirement* ControllerProfile::listenerRequirement(
+    std::string_view controllerName) const {
+  for (const ListenerRequirement& r : listenerRequirements)
+    if (r.controllerName == controllerName) return &r;
+  return nullptr;
+}
+
+bool ControllerProfile::takesMeshParent(std::string_view group, std::string_view kind) const {
+  if (group.empty() && kind == "Service") return true;
+  return std::any_of(meshParentKinds.begin(), meshParentKinds.end(),
+                     [&](const KindName& k) { return k.group == group && k.kind == kind; });
+}
+
+const ListenerProtocolSupport* ControllerProfile::protocol(std::string_view name,
+                                                           std::string_view tlsMode,
+                                                           std::string_view controllerName) const {
+  for (const ListenerProtocolSupport& p : protocols) {
+    if (p.protocol != name || (!p.tlsMode.empty() && p.tlsMode != tlsMode)) continue;
+    if (!p.onlyControllers.empty() &&
+        std::find(p.onlyControllers.begin(), p.onlyControllers.end(), controllerName) ==
+            p.onlyControllers.end())
+      return nullptr;
+    return &p;
+  }
+  return nullptr;
+}
+
+const ControllerProfile& profileForController(std::string_view controllerName) {
+  for (const ControllerProfile* p : kProfiles)
+    for (std::string_view name : p->controllerNames)
+      if (name == controllerName) return *p;
+  return kGeneric;
+}
+
+const ControllerProfile& genericProfile() { return kGeneric; }
+
+std::span<const ControllerProfile* const> controllerProfiles() { return kProfiles; }
+
+bool isStandardGroup(std::string_view group) {
+  return std::find(kStandardGroups.begin(), kStandardGroups.end(), group) !=
+         kStandardGroups.end();
+}
+
+}  // namespace pg::graph

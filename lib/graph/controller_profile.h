@@ -1,0 +1,141 @@
+// Controller profiles: where Gateway API implementations differ, what each one does. A
+// Gateway's profile is chosen by its GatewayClass's controllerName; every stage that must
+// behave as that controller does (backend resolution, listener protocols and certificates,
+// backend policy status) asks the profile instead of naming a controller itself. A controller
+// no profile knows gets the generic profile: the Gateway API specification as written.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace pg::graph {
+
+enum class ControllerId : std::uint8_t { Generic, EnvoyGateway, Istio };
+
+// How a backendRef of a supported kind is resolved.
+enum class BackendResolution : std::uint8_t {
+  Service,        // a core Service of that name; port rules below
+  ServiceImport,  // multicluster.x-k8s.io ServiceImport (Istio: the Service of that name)
+  Hostname,       // networking.istio.io Hostname: a ServiceEntry host or a Service's FQDN
+  Object,         // an object of the kind, found by group, kind, namespace and name
+};
+
+struct BackendKindSupport {
+  std::string_view group;
+  std::string_view kind;
+  BackendResolution resolution;
+};
+
+struct KindName {
+  std::string_view group;
+  std::string_view kind;
+};
+
+// A listener protocol the controller accepts and the route kinds (group
+// gateway.networking.k8s.io) it admits; for TLS, per mode ("" matches any mode).
+struct ListenerProtocolSupport {
+  std::string_view protocol;
+  std::string_view tlsMode;
+  std::span<const std::string_view> routeKinds;
+  // Only Gateways of these controllerNames may use it (Istio's HBONE: waypoints and east-west
+  // gateways); empty: every controller of the profile.
+  std::span<const std::string_view> onlyControllers;
+};
+
+// A listener shape a controller requires of its Gateways (Istio's waypoints take only the
+// HBONE listener on 15008): port 0 and an empty TLS mode match any.
+struct ListenerShape {
+  std::int64_t port = 0;
+  std::string_view protocol;
+  std::string_view tlsMode;
+};
+
+struct ListenerRequirement {
+  std::string_view controllerName;
+  std::span<const ListenerShape> shapes;  // a listener must have one of these
+  std::string_view message;               // the Accepted condition's, UnsupportedProtocol
+};
+
+// Where a controller reports a backend policy (BackendTLSPolicy, XBackendTrafficPolicy).
+enum class BackendPolicyAncestors : std::uint8_t {
+  RouteParents,  // the parents of the routes that send traffic to the target (Envoy Gateway)
+  Targets,       // the target itself, under `meshControllerName` (Istio)
+};
+
+struct ControllerProfile {
+  ControllerId id = ControllerId::Generic;
+  std::string_view name;  // for messages: "Envoy Gateway", "Istio", "the Gateway API"
+  // The controllerNames this profile simulates (the first is the Gateway controller's).
+  std::span<const std::string_view> controllerNames;
+
+  // Backends.
+  std::span<const BackendKindSupport> backendKinds;
+  // A Service backendRef's port must be one of the Service's ports (BackendNotFound).
+  bool servicePortMustExist = true;
+  // ExternalName Services are refused (UnsupportedValue), as the spec recommends.
+  bool refusesExternalName = true;
+  // The ResolvedRefs reason of a Service backendRef without a port.
+  std::string_view missingPortReason = "BackendNotFound";
+  // A Service name with a dot (a hostname written where the name goes) is refused with this
+  // reason; empty: looked up as a name (and not found).
+  std::string_view dottedServiceNameReason;
+  // Kinds a controller does not know answer InvalidKind; with this set, a kind of a group that
+  // is neither Kubernetes' nor the Gateway API's is "not simulated" instead (the generic
+  // profile cannot know what the implementation does with it).
+  bool implementationKindsNotSimulated = false;
+
+  // Listeners.
+  std::span<const ListenerProtocolSupport> protocols;
+  std::span<const ListenerRequirement> listenerRequirements;
+  // A TLS option (listener tls.options) whose listed values make the controller serve its own
+  // certificate, so that certificateRefs are not needed (Istio's ISTIO_SIMPLE, ISTIO_MUTUAL).
+  std::string_view builtinCertificateOption;
+  std::span<const std::string_view> builtinCertificateValues;
+  // How many certificateRefs a listener may hold; 0: any number.
+  std::size_t maxCertificateRefs = 0;
+  // A listener whose TLS references are refused by a ReferenceGrant, or whose Gateway's
+  // frontend client validation (spec.tls.frontend) has no usable CA certificate, is not
+  // Accepted (NoValidCACertificate); otherwise only ResolvedRefs says so.
+  bool refusedTlsReferenceUnaccepts = false;
+  // How many caCertificateRefs a frontend validation may hold; 0: any number.
+  std::size_t maxFrontendCaCertificateRefs = 0;
+
+  // Mesh (GAMMA) routes: the parent kinds the mesh controller takes besides core Services,
+  // and the controllerName it writes in their status.
+  std::span<const KindName> meshParentKinds;
+  std::string_view meshRouteControllerName;
+
+  // Backend policies.
+  BackendPolicyAncestors backendPolicyAncestors = BackendPolicyAncestors::RouteParents;
+  std::string_view meshControllerName;  // for BackendPolicyAncestors::Targets
+  // Two policies of a kind on one target: the later one is Conflicted (else both apply, the
+  // older first, as Istio merges them).
+  bool backendPoliciesConflict = true;
+  // An annotation that takes a policy out of the controller's view ("true"), and the reason
+  // its ancestors then say (Istio: istio.io/ignore-policy-attachment, IgnoredByIstio).
+  std::string_view ignorePolicyAnnotation;
+  std::string_view ignoredPolicyReason;
+
+  bool supportsBackendKind(std::string_view group, std::string_view kind) const;
+  const BackendKindSupport* backendKind(std::string_view group, std::string_view kind) const;
+  // The requirement on listeners of Gateways of `controllerName`, or null.
+  const ListenerRequirement* listenerRequirement(std::string_view controllerName) const;
+  bool takesMeshParent(std::string_view group, std::string_view kind) const;
+  // The protocol entry for a listener, or null when the controller does not accept it.
+  const ListenerProtocolSupport* protocol(std::string_view protocol, std::string_view tlsMode,
+                                          std::string_view controllerName) const;
+};
+
+// The profile of a controllerName: Envoy Gateway's, Istio's (its Gateway, waypoint,
+// east-west and remote controllers), else the generic one.
+const ControllerProfile& profileForController(std::string_view controllerName);
+const ControllerProfile& genericProfile();
+std::span<const ControllerProfile* const> controllerProfiles();
+
+// Whether a group belongs to Kubernetes or the Gateway API itself (so a kind of it that a
+// profile does not support is InvalidKind, whatever the implementation).
+bool isStandardGroup(std::string_view group);
+
+}  // namespace pg::graph
