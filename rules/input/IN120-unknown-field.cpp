@@ -6,7 +6,7 @@ namespace {
 void check(Context& ctx) {
   reportSchemaViolations(ctx, schema::Code::UnknownField, [](const schema::Violation& v) {
     std::string advice = v.suggestion.empty()
-                             ? std::string("the schema has no such field here")
+                             ? std::string("the schema has no such field here.")
                              : "did you mean \"" + v.suggestion + "\"?";
     return advice +
            " The API server refuses the object (strict field validation), and a controller "
