@@ -12,6 +12,9 @@ const model::Resource& resolveRef(const analysis::Analysis& a, const std::string
                                   const std::string& name) {
   std::vector<const model::Resource*> found = a.store.findByKind(kind, namespace_, name);
   if (!found.empty()) return *found.front();
+  if (const model::Store::Refusal* refused = a.store.refusalByKind(kind, namespace_, name))
+    throw UsageError(ref + " is not simulated: " + refused->notApplied() +
+                     "; the API server would refuse it, so the cluster would not hold it");
   std::string message = ref + " names nothing in the input";
   std::span<const model::Resource* const> same = a.store.ofKind(kind);
   if (same.empty()) throw UsageError(message + ", which has no " + kind + " objects");

@@ -8,7 +8,8 @@
 namespace pg::cli {
 
 // The object REF (`Kind/namespace/name`, split into its parts) names; a REF that names nothing
-// is a usage error saying what objects of that kind exist.
+// is a usage error saying what objects of that kind exist, or, for an object the API server
+// would refuse, why it is not simulated.
 const model::Resource& resolveRef(const analysis::Analysis& a, const std::string& ref,
                                   const std::string& kind, const std::string& namespace_,
                                   const std::string& name);

@@ -5,6 +5,7 @@
 
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
+#include "lib/schema/defaults.h"
 
 namespace pg::analysis {
 
@@ -27,6 +28,34 @@ fs::path absoluteFolder(const fs::path& folder) {
   std::error_code ec;
   fs::path normal = fs::absolute(folder, ec).lexically_normal();
   return normal.has_filename() ? normal : normal.parent_path();
+}
+
+// The rule that reports a violation of this kind (rules/input/IN12x-*.md).
+std::string_view ruleOf(schema::Code code) {
+  switch (code) {
+    case schema::Code::UnknownField: return "IN120";
+    case schema::Code::InvalidValue: return "IN121";
+    case schema::Code::Required: return "IN122";
+    case schema::Code::VersionNotServed: return "IN123";
+    case schema::Code::CelRule: return "IN124";
+    case schema::Code::DeprecatedVersion: return "IN125";
+  }
+  return "IN12x";
+}
+
+// Per object, why the API server would refuse it ("" when it would not): its first
+// violation, which the rule named reports at that place.
+std::vector<std::string> refusalsOf(const schema::Result& result, std::size_t objects) {
+  std::vector<std::string> out(objects);
+  for (const schema::Violation& v : result.violations) {
+    if (v.object >= objects || !result.refused[v.object] || !out[v.object].empty() ||
+        v.code == schema::Code::DeprecatedVersion)
+      continue;
+    out[v.object] = "it fails schema validation (see " + std::string(ruleOf(v.code)) + " at " +
+                    v.location.path + ":" + std::to_string(v.location.start.line) + ":" +
+                    std::to_string(v.location.start.column) + ")";
+  }
+  return out;
 }
 
 }  // namespace
@@ -52,10 +81,19 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
   {
     schema::Registry registry;
+    // Configured schemas replace the built-in ones; CRDs in the input replace both.
+    for (const config::SchemaFile& f : config.schemas)
+      for (std::size_t d = 0; d < f.tree->documents().size(); ++d)
+        if (!f.tree->root(d).isNull())
+          registry.add(f.tree->root(d), "schemas: " + f.path + " (" + f.where.path + ")");
     a.schema = schema::validateAll(loaded.resources, registry, inputs.jobs);
+    // What the API server would store: the schema's defaults filled in, once, before any
+    // later stage reads the objects (refused objects are not stored at all).
+    schema::applyAllDefaults(a.files, loaded.resources, a.schema.refused, registry, inputs.jobs);
   }
   a.store = model::Store(config.defaultNamespace);
-  a.store.build(std::move(loaded.resources), inputs.jobs);
+  std::vector<std::string> refusals = refusalsOf(a.schema, loaded.resources.size());
+  a.store.build(std::move(loaded.resources), inputs.jobs, std::move(refusals));
   graph::TopologyOptions topologyOptions = inputs.topology;
   topologyOptions.jobs = inputs.jobs;
   for (const config::GatewayClass& c : config.gatewayClasses)

@@ -1,5 +1,6 @@
 #include "lib/config/config.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -353,7 +354,98 @@ LinkerdSettings defaultLinkerdSettings() {
   return s;
 }
 
-Config parseConfig(std::string text, const std::string& displayPath) {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool manifestExtension(const fs::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+// Reads one schema file and checks that every document in it is a CRD.
+void readSchemaFile(const Reader& r, yaml::NodeRef entry, const fs::path& file,
+                    const std::string& display, Config& config) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) r.fail(entry, "schemas: cannot read " + display);
+  std::ostringstream text;
+  text << in.rdbuf();
+  yaml::ParseResult parsed = yaml::parse(text.str(), {config.limits.maxDepth, config.limits.maxAliasExpansion}, false);
+  for (const yaml::ParseProblem& p : parsed.problems)
+    r.fail(entry, "schemas: " + display + ":" + std::to_string(p.start.line) + ":" +
+                      std::to_string(p.start.column) + ": " + p.message);
+  const yaml::Tree& tree = *parsed.tree;
+  std::size_t crds = 0;
+  for (std::size_t d = 0; d < tree.documents().size(); ++d) {
+    yaml::NodeRef doc = tree.root(d);
+    if (doc.isNull()) continue;  // an empty document, as between two `---`
+    yaml::Mark m = doc.start();
+    std::string at = display + ":" + std::to_string(m.line) + ":" + std::to_string(m.column);
+    if (doc.get("kind").str() != "CustomResourceDefinition" ||
+        doc.get("apiVersion").str().substr(0, 20) != "apiextensions.k8s.io")
+      r.fail(entry, "schemas: " + at + ": " +
+                        (doc.get("kind").str().empty()
+                             ? std::string("this document")
+                             : "this " + std::string(doc.get("kind").str())) +
+                        " is not a CustomResourceDefinition (apiextensions.k8s.io/v1); name "
+                        "only files of CRDs under schemas");
+    yaml::NodeRef spec = doc.get("spec");
+    if (spec.get("group").str().empty() || spec.get("names").get("kind").str().empty() ||
+        !spec.get("versions").isSequence() || spec.get("versions").size() == 0)
+      r.fail(entry, "schemas: " + at +
+                        ": the CustomResourceDefinition needs spec.group, spec.names.kind and "
+                        "spec.versions");
+    ++crds;
+  }
+  if (crds == 0) r.fail(entry, "schemas: " + display + " holds no CustomResourceDefinition");
+  config.schemas.push_back(
+      {display, std::shared_ptr<const yaml::Tree>(std::move(parsed.tree)), r.where(entry, entry)});
+}
+
+// schemas: [FILE or FOLDER, ...], relative to the config's folder. A folder's files with a
+// manifest extension are read in name order, sub-folders included, hidden entries skipped.
+void readSchemas(const Reader& r, yaml::NodeRef node, const fs::path& folder,
+                 const std::string& displayFolder, Config& config) {
+  if (!node.isSequence())
+    r.fail(node, "schemas must be a list of files or folders of CustomResourceDefinitions");
+  for (yaml::NodeRef entry : node.items()) {
+    std::string written = r.string(entry, "a schemas entry");
+    fs::path full = fs::path(written).is_absolute() ? fs::path(written) : folder / written;
+    std::string display =
+        fs::path(written).is_absolute()
+            ? written
+            : (fs::path(displayFolder) / written).lexically_normal().generic_string();
+    std::error_code ec;
+    if (fs::is_regular_file(full, ec)) {
+      readSchemaFile(r, entry, full, display, config);
+      continue;
+    }
+    if (!fs::is_directory(full, ec))
+      r.fail(entry, "schemas: " + display + " does not exist (paths are relative to the "
+                    "config file's folder)");
+    std::vector<fs::path> files;
+    fs::recursive_directory_iterator it(full, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (!name.empty() && name[0] == '.') {
+        if (it->is_directory(ec)) it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file(ec) && manifestExtension(it->path())) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty())
+      r.fail(entry, "schemas: folder " + display + " holds no .yaml, .yml or .json file");
+    for (const fs::path& f : files)
+      readSchemaFile(r, entry, f,
+                     (fs::path(display) / f.lexically_relative(full)).generic_string(), config);
+  }
+}
+
+}  // namespace
+
+Config parseConfig(std::string text, const std::string& displayPath,
+                   const std::filesystem::path& folder) {
   Config config;
   config.path = displayPath;
   yaml::ParseResult parsed = yaml::parse(std::move(text), {}, false);
@@ -365,6 +457,7 @@ Config parseConfig(std::string text, const std::string& displayPath) {
   yaml::NodeRef root = parsed.tree->root(0);
   if (root.isNull()) return config;
   if (!root.isMapping()) r.fail(root, "the config file must be a mapping");
+  yaml::NodeRef schemasNode;
   for (auto [k, v] : root.entries()) {
     std::string_view key = k.str();
     if (key == "include")
@@ -395,11 +488,18 @@ Config parseConfig(std::string text, const std::string& displayPath) {
       readEnvoyGateway(r, v, config.envoyGateway);
     else if (key == "environments")
       readEnvironments(r, v, config);
+    else if (key == "schemas")
+      schemasNode = v;
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway, environments)");
+                    "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway, environments, "
+                    "schemas)");
   }
+  // After the rest: the schema files are parsed with the config's limits.
+  if (schemasNode)
+    readSchemas(r, schemasNode, folder.empty() ? fs::path(".") : folder,
+                fs::path(displayPath).parent_path().generic_string(), config);
   return config;
 }
 
@@ -408,7 +508,7 @@ Config loadConfig(const std::filesystem::path& file, const std::string& displayP
   if (!in) throw ConfigError(displayPath + ": cannot read the config file");
   std::ostringstream text;
   text << in.rdbuf();
-  return parseConfig(text.str(), displayPath);
+  return parseConfig(text.str(), displayPath, file.parent_path());
 }
 
 std::optional<std::filesystem::path> findConfig(const std::filesystem::path& start) {

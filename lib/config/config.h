@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,7 @@
 #include "lib/model/cidr.h"
 #include "lib/model/finding.h"
 #include "lib/model/source.h"
+#include "lib/yaml/tree.h"
 
 namespace pg::config {
 
@@ -87,6 +89,14 @@ struct Environment {
   model::Location where;
 };
 
+// A file of CustomResourceDefinitions named under `schemas:` (directly or in a folder named
+// there), read and checked when the config is loaded: every document is a CRD.
+struct SchemaFile {
+  std::string path;                        // as reported: relative to the config's folder
+  std::shared_ptr<const yaml::Tree> tree;  // its documents, every one a CRD
+  model::Location where;                   // the `schemas:` entry that names it
+};
+
 // Linkerd's policy controller flags (`linkerd:`); the defaults are a Helm install's.
 struct LinkerdSettings {
   std::vector<model::Cidr> clusterNetworks;  // set by defaultLinkerdSettings()
@@ -122,6 +132,8 @@ struct Config {
   LinkerdSettings linkerd = defaultLinkerdSettings();
   EnvoyGatewaySettings envoyGateway;
   std::vector<Environment> environments;
+  // CRDs whose schemas add to or replace the built-in ones (`schemas:`), in the order named.
+  std::vector<SchemaFile> schemas;
 };
 
 // A config file that cannot be used; the message starts with `path:line:column:`.
@@ -130,8 +142,10 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses a config file's text; `displayPath` names it in messages and locations.
-Config parseConfig(std::string text, const std::string& displayPath);
+// Parses a config file's text; `displayPath` names it in messages and locations. `folder` is
+// the folder the config's relative paths (`schemas:`) start from; empty: the current one.
+Config parseConfig(std::string text, const std::string& displayPath,
+                   const std::filesystem::path& folder = {});
 Config loadConfig(const std::filesystem::path& file, const std::string& displayPath);
 // `.policygraph.yaml` in `start` or the nearest folder above it.
 std::optional<std::filesystem::path> findConfig(const std::filesystem::path& start);

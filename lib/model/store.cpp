@@ -61,8 +61,20 @@ bool Store::isClusterScoped(std::string_view group, std::string_view kind) const
                      [&](const auto& c) { return c.first == group && c.second == kind; });
 }
 
-void Store::build(std::vector<Resource> resources, unsigned jobs) {
+std::string Store::Refusal::notApplied() const {
+  return object->kind.empty() ? why
+                              : std::string(object->kind) + " " +
+                                    (object->namespace_.empty()
+                                         ? std::string(object->name)
+                                         : std::string(object->namespace_) + "/" +
+                                               std::string(object->name)) +
+                                    " is not applied: " + why;
+}
+
+void Store::build(std::vector<Resource> resources, unsigned jobs,
+                  std::vector<std::string> refusals) {
   resources_ = std::move(resources);
+  refusals.resize(resources_.size());
   for (const Resource& r : resources_) {
     if (r.kind != "CustomResourceDefinition" || r.group != "apiextensions.k8s.io") continue;
     yaml::NodeRef spec = r.spec();
@@ -97,6 +109,13 @@ void Store::build(std::vector<Resource> resources, unsigned jobs) {
   byKey_.reserve(n);
   std::vector<bool> wins(n, true);
   for (std::size_t i = 0; i < n; ++i) {
+    if (!refusals[i].empty()) {
+      // The API server refuses it: whatever it holds of this object stays as it was.
+      wins[i] = false;
+      byRefusedKey_.insert_or_assign(keys[i], refusals_.size());
+      refusals_.push_back({&resources_[i], std::move(refusals[i])});
+      continue;
+    }
     auto [it, inserted] = byKey_.emplace(keys[i], &resources_[i]);
     if (inserted) continue;
     duplicates_.push_back({it->second, &resources_[i]});
@@ -112,6 +131,27 @@ void Store::build(std::vector<Resource> resources, unsigned jobs) {
     if (!r.namespace_.empty()) byNamespace_[r.namespace_].push_back(&r);
     for (auto [k, v] : labels[i].entries()) byLabel_[{k.str(), v.str()}].push_back(&r);
   }
+}
+
+const Store::Refusal* Store::refusal(std::string_view group, std::string_view kind,
+                                     std::string_view namespace_, std::string_view name) const {
+  if (byRefusedKey_.empty()) return nullptr;
+  if (isClusterScoped(group, kind)) namespace_ = {};
+  Identity id(group, kind, namespace_, name);
+  if (byKey_.contains(id)) return nullptr;
+  auto it = byRefusedKey_.find(id);
+  return it == byRefusedKey_.end() ? nullptr : &refusals_[it->second];
+}
+
+const Store::Refusal* Store::refusalByKind(std::string_view kind, std::string_view namespace_,
+                                           std::string_view name) const {
+  for (auto it = refusals_.rbegin(); it != refusals_.rend(); ++it) {
+    const Resource& r = *it->object;
+    if (r.kind == kind && r.name == name && r.namespace_ == namespace_ &&
+        !byKey_.contains(Identity(r.group, r.kind, r.namespace_, r.name)))
+      return &*it;
+  }
+  return nullptr;
 }
 
 std::span<const Resource* const> Store::ofKind(std::string_view kind) const {

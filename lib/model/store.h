@@ -26,6 +26,16 @@ class Store {
     const Resource* second;
   };
 
+  // An object the API server would refuse (it fails schema validation): it is kept out of
+  // every index, so that no stage simulates it, and its dependents ask `refusal()` why the
+  // object they name is missing.
+  struct Refusal {
+    const Resource* object;
+    std::string why;  // "it fails schema validation (see IN121 at routes.yaml:12:7)"
+    // "HTTPRoute shop/checkout is not applied: it fails schema validation (see ...)"
+    std::string notApplied() const;
+  };
+
   explicit Store(std::string defaultNamespace = "default");
   Store(Store&&) = default;
   Store& operator=(Store&&) = default;
@@ -34,7 +44,11 @@ class Store {
   // input declare which kinds are cluster-scoped) and builds the indexes. What each object
   // needs alone (its namespace, identity and labels) is worked out on `jobs` threads; the
   // indexes are filled on one, in file order.
-  void build(std::vector<Resource> resources, unsigned jobs = 1);
+  // `refusals[i]`, when given and not empty, says why the API server would refuse
+  // `resources[i]`: the object is then not indexed (an earlier accepted definition of the same
+  // object stays, as the cluster keeps it) and `refusal()` finds it.
+  void build(std::vector<Resource> resources, unsigned jobs = 1,
+             std::vector<std::string> refusals = {});
 
   // Every definition read, duplicates included, in file order.
   const std::vector<Resource>& all() const { return resources_; }
@@ -59,6 +73,16 @@ class Store {
   // Objects of `kind` in `namespace_` ("" for any) whose labels the selector matches.
   std::vector<const Resource*> select(std::string_view kind, std::string_view namespace_,
                                       const LabelSelector& selector) const;
+
+  // The refused object of this identity, when the input defines one and no accepted one
+  // takes its place; null otherwise.
+  const Refusal* refusal(std::string_view group, std::string_view kind,
+                         std::string_view namespace_, std::string_view name) const;
+  // By kind alone, like findByKind.
+  const Refusal* refusalByKind(std::string_view kind, std::string_view namespace_,
+                               std::string_view name) const;
+  // Every refused definition, in file order.
+  const std::vector<Refusal>& refusals() const { return refusals_; }
 
   const std::vector<Duplicate>& duplicates() const { return duplicates_; }
   bool isClusterScoped(std::string_view group, std::string_view kind) const;
@@ -97,6 +121,9 @@ class Store {
       byLabel_;
   std::vector<std::pair<std::string, std::string>> clusterScopedCrds_;  // group, kind
   std::vector<Duplicate> duplicates_;
+  std::vector<Refusal> refusals_;
+  // The refused definitions no accepted one replaces (the later of two refused ones).
+  std::unordered_map<Identity, std::size_t, IdentityHash, IdentityEqual> byRefusedKey_;
 };
 
 }  // namespace pg::model

@@ -105,8 +105,10 @@ class Resolver {
     }
     t.resource = store_.find(t.group, t.kind, t.namespace_, t.name);
     if (!t.resource) {
+      const model::Store::Refusal* refused = store_.refusal(t.group, t.kind, t.namespace_, t.name);
       fail(t, TargetProblem::NotFound, "TargetNotFound",
-           t.kind + " " + qualified(t) + " does not exist", t.node.get("name"));
+           refused ? refused->notApplied() : t.kind + " " + qualified(t) + " does not exist",
+           t.node.get("name"));
       return;
     }
     if (!t.sectionName.empty() && !sectionExists(t)) {

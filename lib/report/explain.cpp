@@ -38,6 +38,13 @@ Json targetJson(const model::Resource& target, std::string_view section) {
   return t;
 }
 
+// For a value the schema's default supplied (the policy does not write it): "the <Kind>
+// schema"; "" for a value written in the policy's file.
+std::string schemaDefault(const policy::Provenance& p) {
+  if (!p.node.synthesized() || !p.origin.policy) return {};
+  return "the " + std::string(p.origin.policy->resource->kind) + " schema";
+}
+
 // writeKumaExplain's JSON document, in the order JSON output has it; null when it wrote none.
 Json kumaDocument(const std::string& text) {
   return text.empty() ? Json() : Json::parse(text);
@@ -49,11 +56,15 @@ Json explainDocument(const ExplainInput& in) {
     Json path = Json::array();
     for (const policy::Step& s : e.path) path.push_back(s.display());
     Json provenance = Json::array();
-    for (const policy::Provenance& p : policy::provenanceOf(e.value))
-      provenance.push_back({{"field", p.field},
-                            {"policy", policyRef(p.origin.policy)},
-                            {"role", policy::roleName(p.origin.role)},
-                            {"level", levelOf(e, p.origin)}});
+    for (const policy::Provenance& p : policy::provenanceOf(e.value)) {
+      Json entry = {{"field", p.field},
+                    {"policy", policyRef(p.origin.policy)},
+                    {"role", policy::roleName(p.origin.role)},
+                    {"level", levelOf(e, p.origin)}};
+      // Only on defaulted values, so that the documents of written ones stay as they were.
+      if (std::string from = schemaDefault(p); !from.empty()) entry["defaultFrom"] = from;
+      provenance.push_back(std::move(entry));
+    }
     Json overridden = Json::array();
     for (const policy::Overridden& o : e.overridden)
       overridden.push_back({{"field", o.field},
@@ -188,7 +199,10 @@ void writeExplainYaml(std::ostream& out, const ExplainInput& input,
       for (const Json& p : entry.at("provenance"))
         comments[p.at("field").get<std::string>()] =
             originWords(p.at("policy").get<std::string>(), p.at("role").get<std::string>(),
-                        p.at("level").get<std::string>());
+                        p.at("level").get<std::string>()) +
+            (p.contains("defaultFrom")
+                 ? "; default from " + p.at("defaultFrom").get<std::string>()
+                 : std::string());
       w.beginMap();
       for (auto it = entry.begin(); it != entry.end(); ++it) {
         w.key(it.key());
@@ -245,7 +259,10 @@ void writeExplainText(std::ostream& out, const ExplainInput& input, const TextOp
           << dim("from " + originWords(policyRef(leaf.origin.policy),
                                        policy::roleName(leaf.origin.role),
                                        levelOf(e, leaf.origin)));
-      if (std::string where = whereOf(leaf); !where.empty()) out << dim("  " + where);
+      if (std::string from = schemaDefault(leaf); !from.empty())
+        out << dim("; default from " + from);  // not written: no position of its own
+      else if (std::string where = whereOf(leaf); !where.empty())
+        out << dim("  " + where);
       out << '\n';
       for (const policy::Overridden& o : e.overridden) {
         bool under =

@@ -147,7 +147,10 @@ class Builder {
                   n.kind = kind;
                   n.namespace_ = namespace_;
                   n.name = name;
-                  n.label = std::string(kind) + " " + qualified(namespace_, name) + "\nnot found";
+                  // In the input but refused by the API server (schema validation).
+                  bool refused = a_.store.refusalByKind(kind, namespace_, name) != nullptr;
+                  n.label = std::string(kind) + " " + qualified(namespace_, name) +
+                            (refused ? "\nnot applied (fails schema validation)" : "\nnot found");
                   n.status = st::kMissing;
                   n.ref = displayRef(kind, namespace_, name);
                 });
@@ -380,7 +383,10 @@ class Builder {
       n.status = status;
       n.label = b.kind + " " + qualified(b.namespace_, b.name) + (port.empty() ? "" : ":" + port);
       if (status == st::kMissing)
-        n.label += b.target ? "\nno port " + port : "\nnot found";
+        n.label += b.target ? "\nno port " + port
+                   : a_.store.refusal(b.group, b.kind, b.namespace_, b.name)
+                       ? "\nnot applied (fails schema validation)"
+                       : "\nnot found";
       else if (b.reason == "InvalidKind")
         n.label += "\nunsupported kind";
       else if (status == st::kUnresolved)

@@ -202,6 +202,19 @@ class Compiler {
   std::unordered_map<std::uint32_t, const Node*> seen_;
 };
 
+// Whether `n` or a node below it has a default, memoized in `seen` (aliased nodes are
+// shared, and a schema that refers to itself through an alias must not loop).
+bool hasDefaultsBelow(const Node& n, std::unordered_map<const Node*, bool>& seen) {
+  if (auto it = seen.find(&n); it != seen.end()) return it->second;
+  seen.emplace(&n, false);
+  bool any = static_cast<bool>(n.defaultValue);
+  for (const auto& p : n.properties) any = hasDefaultsBelow(*p.second, seen) || any;
+  if (n.additionalProperties) any = hasDefaultsBelow(*n.additionalProperties, seen) || any;
+  if (n.items) any = hasDefaultsBelow(*n.items, seen) || any;
+  seen[&n] = any;
+  return any;
+}
+
 }  // namespace
 
 std::unique_ptr<KindSchema> compileCrd(yaml::NodeRef crd, std::string origin) {
@@ -228,6 +241,8 @@ std::unique_ptr<KindSchema> compileCrd(yaml::NodeRef crd, std::string origin) {
     out->versions.push_back(vs);
   }
   if (out->versions.empty()) return nullptr;
+  std::unordered_map<const Node*, bool> seen;
+  for (Node& n : out->nodes) n.hasDefaults = hasDefaultsBelow(n, seen);
   return out;
 }
 

@@ -55,6 +55,8 @@ struct Node {
   bool exclusiveMinimum = false;
   bool exclusiveMaximum = false;
   bool patternUnsupported = false;  // the ECMA pattern has no RE2 equivalent: not checked
+  // This node or one below it has a `default` (so defaulting walks into it).
+  bool hasDefaults = false;
   // Sorted by name, so a field is found by binary search without allocating.
   std::vector<std::pair<std::string_view, const Node*>> properties;
   const Node* additionalProperties = nullptr;  // a map's values

@@ -993,7 +993,10 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
   });
   for (std::size_t i = 0; i < perObject.size(); ++i) {
     for (Violation& v : perObject[i]) {
-      if (v.code != Code::DeprecatedVersion) result.refused[i] = true;
+      // A version not served (or deprecated) refuses nothing: which versions a cluster serves
+      // depends on the CRD release installed there, not on the object.
+      if (v.code != Code::DeprecatedVersion && v.code != Code::VersionNotServed)
+        result.refused[i] = true;
       result.violations.push_back(std::move(v));
     }
   }

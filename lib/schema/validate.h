@@ -43,7 +43,7 @@ struct UnenforcedRule {
 
 struct Result {
   std::vector<Violation> violations;  // in object order, then document order
-  // Per object: the API server would refuse it (any violation but a deprecation).
+  // Per object: the API server would refuse it (a violation of a served version's schema).
   std::vector<bool> refused;
   // Each rule once, in the order first met (object order).
   std::vector<UnenforcedRule> unenforced;

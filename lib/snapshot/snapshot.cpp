@@ -242,9 +242,12 @@ void entryLeaves(yaml::NodeRef entry, const std::string& label, Leaves& out) {
       flatten(ev, label, out);
     } else if (key == "provenance" && ev.isSequence()) {
       for (yaml::NodeRef p : ev.items())
-        addTo(
-            out, label + " provenance of " + fieldName(p),
-            report::originWords(p.get("policy").str(), p.get("role").str(), p.get("level").str()));
+        addTo(out, label + " provenance of " + fieldName(p),
+              report::originWords(p.get("policy").str(), p.get("role").str(),
+                                  p.get("level").str()) +
+                  // A value that moves between the file and the schema's default is drift too.
+                  (p.get("defaultFrom") ? "; default from " + std::string(p.get("defaultFrom").str())
+                                        : std::string()));
     } else if (key == "overridden" && ev.isSequence()) {
       for (yaml::NodeRef o : ev.items())
         addTo(out, label + " overridden " + fieldName(o),

@@ -12,6 +12,68 @@ NodeRef Tree::root(std::size_t document) const {
   return {this, documents_[document].root};
 }
 
+std::uint32_t Tree::addScalar(std::string_view text, ScalarStyle style, Mark at) {
+  Node n;
+  n.start = at;
+  n.end = at;
+  n.first = static_cast<std::uint32_t>(added_.size());
+  n.count = static_cast<std::uint32_t>(text.size());
+  n.kind = NodeKind::Scalar;
+  n.style = style;
+  n.flags = Node::kSynthesized | Node::kAddedText;
+  added_.append(text);
+  nodes_.push_back(n);
+  return static_cast<std::uint32_t>(nodes_.size() - 1);
+}
+
+std::uint32_t Tree::copyIn(NodeRef value, Mark at, unsigned depth) {
+  // Schema defaults are small; the bound only guards against a pathological schema.
+  constexpr unsigned kMaxDepth = 64;
+  if (value.isScalar() || !value || depth > kMaxDepth)
+    return addScalar(value.str(), value ? value.style() : ScalarStyle::Plain, at);
+  std::vector<std::uint32_t> children;
+  children.reserve(value.isMapping() ? value.size() * 2 : value.size());
+  if (value.isMapping()) {
+    for (auto [k, v] : value.entries()) {
+      children.push_back(copyIn(k, at, depth + 1));
+      children.push_back(copyIn(v, at, depth + 1));
+    }
+  } else {
+    for (NodeRef item : value.items()) children.push_back(copyIn(item, at, depth + 1));
+  }
+  Node n;
+  n.start = at;
+  n.end = at;
+  n.first = static_cast<std::uint32_t>(children_.size());
+  n.count = static_cast<std::uint32_t>(children.size());
+  n.kind = value.isMapping() ? NodeKind::Mapping : NodeKind::Sequence;
+  n.flags = Node::kSynthesized;
+  children_.insert(children_.end(), children.begin(), children.end());
+  nodes_.push_back(n);
+  return static_cast<std::uint32_t>(nodes_.size() - 1);
+}
+
+NodeRef Tree::addEntry(NodeRef map, std::string_view key, NodeRef value) {
+  if (map.tree() != this || !map.isMapping()) return {};
+  const Mark at = map.start();
+  const std::uint32_t k =
+      addScalar(key, plainIsString(key) ? ScalarStyle::Plain : ScalarStyle::Quoted, at);
+  const std::uint32_t v = copyIn(value, at, 0);
+  // A mapping's children are contiguous: unless they end the list already, they move to its
+  // end (the old range is left unused), then the new entry follows them.
+  Node& m = nodes_[map.index()];
+  if (m.first + m.count != children_.size()) {
+    const std::uint32_t first = static_cast<std::uint32_t>(children_.size());
+    children_.reserve(children_.size() + m.count + 2);
+    for (std::uint32_t i = 0; i < m.count; ++i) children_.push_back(children_[m.first + i]);
+    m.first = first;
+  }
+  children_.push_back(k);
+  children_.push_back(v);
+  m.count += 2;
+  return {this, v};
+}
+
 bool NodeRef::isNull() const {
   if (!isScalar() || node().style != ScalarStyle::Plain) return false;
   std::string_view v = tree_->value(node());

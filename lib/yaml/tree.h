@@ -43,6 +43,10 @@ struct Node {
 
   static constexpr std::uint8_t kOwned = 1;  // the value's bytes are in Tree::owned_
   static constexpr std::uint8_t kOpen = 2;   // a container not closed yet (alias cycles)
+  // Added after parsing (a schema default), not written in the file; placed at the mapping
+  // it was added to.
+  static constexpr std::uint8_t kSynthesized = 4;
+  static constexpr std::uint8_t kAddedText = 8;  // the value's bytes are in Tree::added_
 };
 static_assert(sizeof(Node) == 28);
 
@@ -67,15 +71,27 @@ class Tree {
   NodeRef root(std::size_t document) const;
   std::size_t nodeCount() const { return nodes_.size(); }
 
+  // Adds `key: value` to `map`, a mapping of this tree that has no such key, `value` being
+  // copied whole from any tree (a schema default). The new nodes are synthesized
+  // (NodeRef::synthesized) and placed at `map`'s start, so that a finding on one points at
+  // the mapping it was added to. Returns the added value. For the schema stage, before any
+  // later stage reads the tree: not thread-safe, and NodeRefs stay valid but string views of
+  // the tree's text are not guaranteed to (only the bytes added here move).
+  NodeRef addEntry(NodeRef map, std::string_view key, NodeRef value);
+
  private:
   friend class NodeRef;
   struct EntryRange;
   struct ItemRange;
   friend class TreeBuilder;
   std::string_view value(const Node& n) const {
-    const char* bytes = (n.flags & Node::kOwned) ? owned_.data() : text_->data();
+    const char* bytes = (n.flags & Node::kOwned)       ? owned_.data()
+                        : (n.flags & Node::kAddedText) ? added_.data()
+                                                       : text_->data();
     return {bytes + n.first, n.count};
   }
+  std::uint32_t addScalar(std::string_view text, ScalarStyle style, Mark at);
+  std::uint32_t copyIn(NodeRef value, Mark at, unsigned depth);
 
   std::unique_ptr<std::string> text_;
   std::vector<Node> nodes_;
@@ -84,6 +100,9 @@ class Tree {
   // Scalar bytes that are not the text's own (escapes, folded lines, files that are not
   // ASCII), addressed by offset so that growing it moves nothing a node refers to.
   std::string owned_;
+  // The bytes of scalars addEntry added, apart from owned_ so that adding moves no view the
+  // loader took of a value.
+  std::string added_;
 };
 
 // A handle on one node. An empty NodeRef (a missing key, an index out of range) answers every
@@ -107,6 +126,8 @@ class NodeRef {
   // A scalar that YAML types as a string (not null, boolean or number).
   bool isString() const;
   ScalarStyle style() const { return tree_ ? node().style : ScalarStyle::Plain; }
+  // Added after parsing (Tree::addEntry: a schema default), not written in the file.
+  bool synthesized() const { return tree_ && (node().flags & Node::kSynthesized); }
 
   // The scalar's text; empty for anything else.
   std::string_view str() const { return isScalar() ? tree_->value(node()) : std::string_view(); }

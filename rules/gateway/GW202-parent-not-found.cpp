@@ -30,6 +30,21 @@ void check(Context& ctx) {
       const graph::ParentRef& ref = parent.ref;
       if (parent.exists || !resolvedParentKind(ref)) continue;
       std::string target = ref.kind + "/" + ref.namespace_ + "/" + ref.name;
+      if (const model::Store::Refusal* refused =
+              ctx.store().refusal(ref.group, ref.kind, ref.namespace_, ref.name)) {
+        // It is in the input, but the API server would not take it.
+        model::Finding& f = ctx.report(
+            r.locateField(ref.node, "name"),
+            r.display() + " names " + target + " as a parent, but " + refused->notApplied() +
+                ": the route attaches to nothing through this parentRef until the " + ref.kind +
+                " is fixed",
+            &r);
+        f.objects.push_back(target);
+        f.discriminator = "parentRef " + target;
+        f.related.push_back({refused->object->locate(refused->object->node),
+                             refused->object->display() + " is defined here"});
+        continue;
+      }
       std::string message = r.display() + " names " + target +
                             " as a parent, which is not in the input: the route attaches to "
                             "nothing through this parentRef and no controller reports it";

@@ -29,7 +29,11 @@ void check(Context& ctx) {
                                       ? "requests this backend would receive get HTTP 500"
                                       : "traffic this backend would receive is dropped";
         std::string fix;
-        if (!b.target) {
+        const model::Store::Refusal* refused =
+            b.target ? nullptr : ctx.store().refusal(b.group, b.kind, b.namespace_, b.name);
+        if (refused) {
+          fix = "fix the " + b.kind + "'s schema violations";
+        } else if (!b.target) {
           fix = "create the " + b.kind + " or fix the backendRef's name and namespace";
         } else if (!b.port) {
           fix = "set port to one the " + b.kind + " exposes (" + servicePorts(*b.target) + ")";
@@ -37,7 +41,12 @@ void check(Context& ctx) {
           fix = "use a port the " + b.kind + " exposes (" + servicePorts(*b.target) + ")";
         }
         model::Finding& f =
-            reportBackend(ctx, route, rule, b, b.message + ": " + consequence + "; " + fix);
+            reportBackend(ctx, route, rule, b,
+                          (refused ? refused->notApplied() : b.message) + ": " + consequence +
+                              "; " + fix);
+        if (refused)
+          f.related.push_back({refused->object->locate(refused->object->node),
+                               refused->object->display() + " is defined here"});
         if (b.target) {
           f.objects.push_back(b.target->display());
           f.related.push_back({b.target->locateField(b.target->spec(), portsField(*b.target)),

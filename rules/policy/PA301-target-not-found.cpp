@@ -50,15 +50,29 @@ void check(Context& ctx) {
       if (t.problem != policy::TargetProblem::NotFound &&
           t.problem != policy::TargetProblem::SectionNotFound)
         continue;
-      std::string why =
-          t.problem == policy::TargetProblem::NotFound ? std::string() : t.message + ", so ";
-      model::Finding& f =
-          reportOn(ctx, p, t.at,
-                   p.profile->kind + " " + p.key() + " targets " + describeTarget(t) +
-                       ", which does not exist: " + why +
-                       "it applies nowhere (status Accepted False, TargetNotFound); fix the "
-                       "targetRef or create the target (" +
-                       candidates(ctx.analysis(), t) + ")");
+      const model::Store::Refusal* refused =
+          t.problem == policy::TargetProblem::NotFound
+              ? ctx.store().refusal(t.group, t.kind, t.namespace_, t.name)
+              : nullptr;
+      std::string message;
+      if (refused) {
+        message = p.profile->kind + " " + p.key() + " targets " + describeTarget(t) + ", but " +
+                  refused->notApplied() +
+                  ", so it applies nowhere (status Accepted False, TargetNotFound); fix the "
+                  "target's schema violations";
+      } else {
+        std::string why =
+            t.problem == policy::TargetProblem::NotFound ? std::string() : t.message + ", so ";
+        message = p.profile->kind + " " + p.key() + " targets " + describeTarget(t) +
+                  ", which does not exist: " + why +
+                  "it applies nowhere (status Accepted False, TargetNotFound); fix the "
+                  "targetRef or create the target (" +
+                  candidates(ctx.analysis(), t) + ")";
+      }
+      model::Finding& f = reportOn(ctx, p, t.at, message);
+      if (refused)
+        f.related.push_back({refused->object->locate(refused->object->node),
+                             refused->object->display() + " is defined here"});
       f.discriminator = "target " + t.ref().display();
     }
   }

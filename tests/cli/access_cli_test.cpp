@@ -105,8 +105,10 @@ metadata:
   name: frontend
   namespace: shop
 spec:
+  selector: {matchLabels: {app: frontend}}
   template:
     metadata:
+      labels: {app: frontend}
       annotations: {linkerd.io/inject: enabled}
     spec:
       serviceAccountName: frontend

@@ -66,6 +66,83 @@ TEST_CASE("a broken config file is a usage error naming the spot") {
   CHECK(r.err.find(".policygraph.yaml:2:10:") != std::string::npos);
 }
 
+TEST_CASE("schemas: in the config validates against named CRDs; a bad entry is a config error") {
+  pg::testing::TestFolder dir;
+  dir.write("crds/widgets.yaml", R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+)");
+  dir.write("app/widget.yaml", R"(apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, namespace: shop}
+spec: {size: 1, colour: red}
+)");
+  dir.write(".policygraph.yaml", "schemas:\n  - crds\n");
+  Run ok = run(dir.path(), "lint app");
+  CHECK(ok.status == 1);
+  CHECK(ok.out.find("app/widget.yaml:4:17: error: unknown field \"spec.colour\"") !=
+        std::string::npos);
+  dir.write(".policygraph.yaml", "schemas:\n  - crds/missing.yaml\n");
+  Run missing = run(dir.path(), "lint app");
+  CHECK(missing.status == 2);
+  CHECK(missing.err.find(".policygraph.yaml:2:5: schemas: crds/missing.yaml does not exist") !=
+        std::string::npos);
+  dir.write("crds/other.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+  dir.write(".policygraph.yaml", "schemas: [crds]\n");
+  Run notCrd = run(dir.path(), "lint app");
+  CHECK(notCrd.status == 2);
+  CHECK(notCrd.err.find(".policygraph.yaml:1:11: schemas: crds/other.yaml:1:1: this ConfigMap is "
+                        "not a CustomResourceDefinition") != std::string::npos);
+  dir.write(".policygraph.yaml", "schemas: crds\n");
+  CHECK(run(dir.path(), "lint app").status == 2);
+}
+
+TEST_CASE("a refused object is not simulated: explain says why, its dependents say so") {
+  pg::testing::TestFolder dir;
+  dir.write("repo.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: eg}
+spec: {controllerName: example.com/gateway}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: public, namespace: shop}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: checkout, namespace: shop}
+spec:
+  parentRefs: [{name: public}]
+  hostname: shop.example.com
+)");
+  Run explain = run(dir.path(), "explain HTTPRoute/shop/checkout");
+  CHECK(explain.status == 2);
+  CHECK(explain.err.find("HTTPRoute/shop/checkout is not simulated: HTTPRoute shop/checkout is "
+                         "not applied: it fails schema validation (see IN120 at repo.yaml:18:3)") !=
+        std::string::npos);
+  Run status = run(dir.path(), "status --format json");
+  CHECK(status.out.find("checkout") == std::string::npos);  // no status for what is not stored
+  Run lint = run(dir.path(), "lint .");
+  CHECK(lint.out.find("repo.yaml:18:3: error: unknown field \"spec.hostname\"") !=
+        std::string::npos);
+}
+
 TEST_CASE("--format/--output pairs write files and still print text; exit status is the same") {
   pg::testing::TestFolder dir;
   dir.write("a.yaml", kBroken);

@@ -29,6 +29,24 @@ namespace {
 // one naming a Gateway that does not exist, one whose backend port does not exist, one naming a
 // listener the Gateway lacks, a GAMMA route on a Service, and a Gateway of a class that is not
 // in the input (simulated all the same, its class drawn as missing).
+// The controller name has characters every format must escape, which the upstream
+// GatewayClass schema's pattern refuses: the repository's own CRD, open, replaces it.
+constexpr const char* kOpenGatewayClassCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gatewayclasses.gateway.networking.k8s.io
+spec:
+  group: gateway.networking.k8s.io
+  names: {kind: GatewayClass, plural: gatewayclasses}
+  scope: Cluster
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+)";
+
 constexpr const char* kInfra = R"(apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
 metadata:
@@ -192,6 +210,7 @@ struct Fixture {
   analysis::Analysis analysis;
 
   explicit Fixture(unsigned jobs = 1) {
+    dir.write("0-crds.yaml", kOpenGatewayClassCrd);
     dir.write("1-infra.yaml", kInfra);
     dir.write("2-routes.yaml", kRoutes);
     dir.write("3-mesh.yaml", kMesh);
@@ -592,6 +611,8 @@ metadata:
 spec:
   parentRef:
     name: absent
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
 )");
   analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
   nlohmann::json doc = nlohmann::json::parse(render(report::buildGraph(a), report::writeGraphJson));
@@ -600,6 +621,7 @@ spec:
       {"gateway_infra_gw", "listener_infra_gw_web", "listener", true, ""},
       {"gateway_infra_gw", "listenerset_team_extra", "listener-set", false, "NotAllowed"},
       {"listenerset_team_stray", "missing_gateway_team_absent", "missing", false, "NotFound"},
+      {"listenerset_team_stray", "listener_team_stray_http", "listener", true, ""},
   };
   CHECK(edgesOf(doc) == expected);
   const nlohmann::json* set = nodeOf(doc, "listenerset_team_extra");

@@ -397,7 +397,10 @@ metadata:
   name: frontend
   namespace: shop
 spec:
+  selector: {matchLabels: {app: frontend}}
   template:
+    metadata:
+      labels: {app: frontend}
     spec:
       serviceAccountName: frontend
       containers: [{name: web, image: web}]
@@ -408,8 +411,10 @@ metadata:
   name: batch
   namespace: shop
 spec:
+  selector: {matchLabels: {app: batch}}
   template:
     metadata:
+      labels: {app: batch}
       annotations:
         linkerd.io/inject: disabled
     spec:

@@ -145,6 +145,7 @@ apiVersion: batch/v1
 kind: CronJob
 metadata: {name: nightly, namespace: shop}
 spec:
+  schedule: "0 1 * * *"
   jobTemplate:
     spec:
       template:
@@ -446,7 +447,7 @@ apiVersion: policy.linkerd.io/v1alpha1
 kind: AuthorizationPolicy
 metadata: {name: on-route, namespace: shop}
 spec:
-  targetRef: {group: Gateway.Networking.K8s.IO, kind: httproute, name: B-Route}
+  targetRef: {group: gateway.networking.k8s.io, kind: httproute, name: B-Route}
   requiredAuthenticationRefs: []
 )";
   Fixture f(manifests);
@@ -455,7 +456,13 @@ spec:
   CHECK(refs(http.httpRoutes) ==
         std::vector<std::string>{"HTTPRoute/c-route", "HTTPRoute/a-route", "HTTPRoute/b-route"});
   CHECK(http.httpRoutes[0].group == "policy.linkerd.io");
-  CHECK(http.httpRoutes[1].rules.empty());
+  // a-route writes no rules: the API server stores the schema's default, one rule matching
+  // the path prefix "/".
+  REQUIRE(http.httpRoutes[1].rules.size() == 1);
+  REQUIRE(http.httpRoutes[1].rules[0].httpMatches.size() == 1);
+  REQUIRE(http.httpRoutes[1].rules[0].httpMatches[0].path.has_value());
+  CHECK(http.httpRoutes[1].rules[0].httpMatches[0].path->kind == "prefix");
+  CHECK(http.httpRoutes[1].rules[0].httpMatches[0].path->value == "/");
   CHECK(refs(http.httpRoutes[2].authorizations) ==
         std::vector<std::string>{"AuthorizationPolicy/on-route"});
   CHECK(http.httpRoutes[0].authorizations.empty());

@@ -334,12 +334,17 @@ std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) {
     const model::Resource* target = store_.find(
         kPolicyGroup, mesh ? "MeshTLSAuthentication" : "NetworkAuthentication", ns, name);
     if (!target) {
+      const char* authKind = mesh ? "MeshTLSAuthentication" : "NetworkAuthentication";
+      const model::Store::Refusal* refused = store_.refusal(kPolicyGroup, authKind, ns, name);
       ignore(r, ref.get("name") ? ref.get("name") : ref,
-             "requires a missing " +
-                 std::string(mesh ? "MeshTLSAuthentication" : "NetworkAuthentication") + " " + ns +
-                 "/" + name +
-                 ": it is not in the input, and Linkerd's index ignores the whole policy, so it "
-                 "authorizes nothing; add the authentication or fix the reference");
+             refused ? "requires " + std::string(authKind) + " " + ns + "/" + name + ", but " +
+                           refused->notApplied() +
+                           ", and Linkerd's index ignores the whole policy, so it authorizes "
+                           "nothing; fix the authentication's schema violations"
+                     : "requires a missing " + std::string(authKind) + " " + ns + "/" + name +
+                           ": it is not in the input, and Linkerd's index ignores the whole "
+                           "policy, so it authorizes nothing; add the authentication or fix the "
+                           "reference");
       return std::nullopt;
     }
     a.sources.push_back(target);
@@ -388,10 +393,15 @@ void Index::addPolicy(const model::Resource& r) {
   if (equalsIgnoringCase(p.targetKind, "HTTPRoute")) kind = "HTTPRoute";
   if (equalsIgnoringCase(p.targetKind, "GRPCRoute")) kind = "GRPCRoute";
   if (!kind.empty() && p.authorization) {
-    if (!store_.find(detail::lowerAscii(p.targetGroup), kind, r.namespace_, p.targetName))
+    std::string group = detail::lowerAscii(p.targetGroup);
+    if (!store_.find(group, kind, r.namespace_, p.targetName)) {
+      const model::Store::Refusal* refused =
+          store_.refusal(group, kind, r.namespace_, p.targetName);
       ignore(r, target.get("name") ? target.get("name") : target,
              "targets " + kind + " " + std::string(r.namespace_) + "/" + p.targetName +
-                 ", which is not in the input: the policy authorizes nothing");
+                 (refused ? ", but " + refused->notApplied() : ", which is not in the input") +
+                 ": the policy authorizes nothing");
+    }
   }
   policies_.push_back(std::move(p));
 }
