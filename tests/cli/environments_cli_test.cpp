@@ -145,8 +145,9 @@ TEST_CASE("environments: --environment picks one for lint, status and snapshot")
   REQUIRE(report["findings"].size() == 1);
   CHECK(report["summary"]["environments"] == nlohmann::json::array({"staging"}));
   Run status = run(dir.path(), "status -e production --format json");
-  for (const auto& item : nlohmann::json::parse(status.out)["items"])
-    CHECK(item["environment"] == "production");
+  nlohmann::json items = nlohmann::json::parse(status.out)["items"];  // kept: the loop reads it
+  REQUIRE_FALSE(items.empty());
+  for (const auto& item : items) CHECK(item["environment"] == "production");
 
   Run unknown = run(dir.path(), "lint -e prod");
   CHECK(unknown.status == 2);
