@@ -17,14 +17,10 @@ const Node* Node::property(std::string_view name) const {
   // Most objects have a few fields: a scan that compares lengths and first bytes before any
   // memcmp is cheaper than a binary search of string comparisons there.
   if (properties.size() <= 16) {
-    if (name.empty()) {
-      for (const auto& [key, node] : properties)
-        if (key.empty()) return node;
-      return nullptr;
-    }
     for (const auto& [key, node] : properties)
-      if (key.size() == name.size() && key[0] == name[0] &&
-          std::memcmp(key.data(), name.data(), name.size()) == 0)
+      if (key.size() == name.size() &&
+          (name.empty() ||
+           (key[0] == name[0] && std::memcmp(key.data(), name.data(), name.size()) == 0)))
         return node;
     return nullptr;
   }

@@ -412,12 +412,24 @@ struct Segment {
   bool isIndex = false;
 };
 
+// The direct path's memo of the calling thread (one per thread, reused object after object).
+cel::DirectMemo& threadMemo() {
+  thread_local cel::DirectMemo memo;
+  return memo;
+}
+
 class Walker {
  public:
   Walker(const model::Resource& object, std::size_t index, std::vector<Violation>& out,
          std::vector<UnenforcedRule>* unenforced, PassedRules* passed = nullptr)
-      : object_(object), index_(index), out_(out), unenforced_(unenforced), passed_(passed) {
+      : object_(object),
+        index_(index),
+        out_(out),
+        unenforced_(unenforced),
+        passed_(passed),
+        memo_(threadMemo()) {
     path_.reserve(32);
+    memo_.clear();  // the memo knows nodes by their place in a tree: a new object, a new start
   }
 
   void object(const Node& root) {
@@ -640,17 +652,6 @@ class Walker {
 
   // `key`: the field's key, where a finding about the whole field points (none for a list
   // item: the item itself).
-  // What the direct path has read of this object, shared by all its rules (one per thread;
-  // cleared for each object, as the memo knows nodes by their place in a tree).
-  cel::DirectMemo& memo() {
-    thread_local cel::DirectMemo memo;
-    if (!memoCleared_) {
-      memo.clear();
-      memoCleared_ = true;
-    }
-    return memo;
-  }
-
   void celRules(yaml::NodeRef key, yaml::NodeRef value, const Node& s) {
     bool remember = passed_ != nullptr && PassedRules::keyOf(s, value, passedKey_);
     if (remember && passed_->contains(passedKey_)) return;
@@ -667,7 +668,7 @@ class Walker {
       }
       if (r.direct && r.messageExpression.empty()) {
         std::optional<bool> holds =
-            cel::evaluateDirect(*r.program, source, TreeSource::ref(value, &s), memo());
+            cel::evaluateDirect(*r.program, source, TreeSource::ref(value, &s), memo_);
         if (holds && *holds) continue;
       }
       if (!haveBuilt) {
@@ -885,7 +886,7 @@ class Walker {
   std::vector<UnenforcedRule>* unenforced_;
   PassedRules* passed_;
   PassedRules::Key passedKey_;
-  bool memoCleared_ = false;
+  cel::DirectMemo& memo_;  // what the direct path has read of this object, for all its rules
   std::vector<Segment> path_;
   // The API server evaluates no CEL rule of an object that has a wrong type, an unsupported
   // enum value, a missing required field, or a string, list or map over its maximum: it says
