@@ -86,10 +86,12 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
       for (std::size_t d = 0; d < f.tree->documents().size(); ++d)
         if (!f.tree->root(d).isNull())
           registry.add(f.tree->root(d), "schemas: " + f.path + " (" + f.where.path + ")");
-    a.schema = schema::validateAll(loaded.resources, registry, inputs.jobs);
-    // What the API server would store: the schema's defaults filled in, once, before any
-    // later stage reads the objects (refused objects are not stored at all).
-    schema::applyAllDefaults(a.files, loaded.resources, a.schema.refused, registry, inputs.jobs);
+    // What the API server would store: the schema's defaults, found by validation's walk,
+    // filled in once before any later stage reads the objects (refused objects are not
+    // stored at all, and get none).
+    std::vector<std::vector<schema::DefaultEntry>> defaults;
+    a.schema = schema::validateAll(loaded.resources, registry, inputs.jobs, defaults);
+    schema::applyAllDefaults(a.files, loaded.resources, defaults, inputs.jobs);
   }
   a.store = model::Store(config.defaultNamespace);
   std::vector<std::string> refusals = refusalsOf(a.schema, loaded.resources.size());

@@ -12,20 +12,43 @@
 #include "lib/model/resource.h"
 #include "lib/model/source.h"
 #include "lib/schema/schema.h"
+#include "lib/schema/validate.h"
 
 namespace pg::schema {
+
+// A default the API server would add: `property`'s default value under `name` in `map`, a
+// mapping of an object's tree that has no such key.
+struct DefaultEntry {
+  yaml::NodeRef map;
+  std::string_view name;
+  const Node* property = nullptr;
+};
+
+// validateAll(), noting for each object the defaults its schema would add where the object
+// leaves them out (none for a refused object, which is never stored). Validation visits every
+// mapping with its schema node, so defaulting costs no walk of its own.
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
+                   std::vector<std::vector<DefaultEntry>>& defaults);
+
+// The defaults `version`'s schema would add to `object`, whatever else is wrong with it.
+std::vector<DefaultEntry> missingDefaults(const model::Resource& object,
+                                          const VersionSchema& version);
+
+// Adds `entries` to `tree`, each with the defaults of its own fields. Returns how many fields
+// were added.
+std::size_t addDefaults(yaml::Tree& tree, const std::vector<DefaultEntry>& entries);
 
 // Adds the defaults of `version`'s schema missing from `object`, whose tree is `tree`.
 // Returns how many fields were added.
 std::size_t applyDefaults(yaml::Tree& tree, const model::Resource& object,
                           const VersionSchema& version);
 
-// Applies the defaults of every object with a schema in `registry` that `refused` does not
-// mark, the files on `jobs` threads (the objects of one file on one: they share a tree).
-// `objects` live in `files`' trees. Returns how many fields were added.
+// Adds every object's `defaults` (from validateAll), the files on `jobs` threads (the objects
+// of one file on one: they share a tree). `objects` live in `files`' trees. Returns how many
+// fields were added.
 std::size_t applyAllDefaults(const std::vector<std::unique_ptr<model::SourceFile>>& files,
                              const std::vector<model::Resource>& objects,
-                             const std::vector<bool>& refused, const Registry& registry,
+                             const std::vector<std::vector<DefaultEntry>>& defaults,
                              unsigned jobs);
 
 }  // namespace pg::schema

@@ -9,8 +9,11 @@
 #include <memory>
 #include <set>
 #include <span>
+#include <unordered_map>
 
 #include "lib/cel/direct.h"
+#include "lib/cel/reads.h"
+#include "lib/schema/defaults.h"
 #include "lib/model/parallel.h"
 #include "lib/model/quote.h"
 #include "lib/yaml/parser.h"
@@ -297,13 +300,16 @@ class TreeSource final : public cel::Source {
   bool boolean(Ref r) const override { return node(r).asBool().value_or(false); }
 };
 
-// The values that passed every rule of a schema node, by their content: CEL rules are pure
-// functions of `self` (transition rules, which read the stored object, are not evaluated), so
-// an equal value passes again and its rules need not run. Repositories repeat small values
-// (the same parentRefs, backendRefs, filters) across many objects. A value is known by the
-// schema node and a 128-bit hash of its whole content as the rules read it (structure, keys,
-// scalar texts and styles); values over more than kMaxLines lines or with more than kMaxScalars
-// scalars are not remembered. One per thread.
+// The values that passed every rule of a schema node, by what the rules read of them: CEL
+// rules are pure functions of `self` (transition rules, which read the stored object, are not
+// evaluated), so a value that agrees with one that passed on everything the node's rules read
+// passes again and its rules need not run. Repositories repeat those parts across many objects
+// (the same parentRefs, the same shape of rules and filters) even where names and paths differ.
+// A value is known by the schema node and a 128-bit hash of what the rules read
+// (cel::readsOf: the fields they select or test, the sizes they take, the content they use),
+// or of all of its content when the rules cannot be analysed (then only values over at most
+// kMaxLines lines are remembered). A node whose values are seldom met again stops being
+// hashed. One per thread.
 class PassedRules {
  public:
   struct Key {
@@ -311,25 +317,37 @@ class PassedRules {
     std::uint64_t b = 0;
   };
 
-  // The key of `value` under `s`; false when the value is too large to remember.
-  static bool keyOf(const Node& s, yaml::NodeRef value, Key& key) {
-    // A value over many lines is large: not worth hashing (and rarely repeated).
-    if (value.end().line - value.start().line > kMaxLines) return false;
+  // The key of `value` under `s`; false when it is not worth remembering (too large, or the
+  // node's values seldom repeat).
+  bool keyOf(const Node& s, yaml::NodeRef value, Key& key) {
+    NodeInfo& info = infoOf(s);
+    if (info.off) return false;
     Hasher h;
     h.word(reinterpret_cast<std::uintptr_t>(&s));
     int budget = kMaxScalars;
-    if (!h.node(value, budget)) return false;
+    if (info.analysed) {
+      if (!h.project(value, info.reads, budget)) return false;
+    } else {
+      // A value over many lines is large: not worth hashing whole (and rarely repeated).
+      if (value.end().line - value.start().line > kMaxLines) return false;
+      if (!h.node(value, budget)) return false;
+    }
     key = h.key;
+    current_ = &info;
     return true;
   }
 
-  bool contains(const Key& key) const {
-    if (table_.empty()) return false;
-    for (std::size_t i = slotOf(key);; i = (i + 1) & (table_.size() - 1)) {
-      const Key& k = table_[i];
-      if (k.a == key.a && k.b == key.b) return true;
-      if (k.a == 0 && k.b == 0) return false;
+  // Whether the value of the last keyOf() passed before.
+  bool contains(const Key& key) {
+    bool found = find(key);
+    if (current_ != nullptr) {
+      NodeInfo& info = *current_;
+      ++info.lookups;
+      if (found) ++info.hits;
+      // Seldom met again (as a path match holding the route's own path): stop hashing.
+      if (info.lookups >= kTrialLookups && info.hits * kMinHitRatio < info.lookups) info.off = true;
     }
+    return found;
   }
 
   void insert(const Key& key) {
@@ -353,6 +371,41 @@ class PassedRules {
   static constexpr int kMaxScalars = 24;
   static constexpr std::uint32_t kMaxLines = 10;
   static constexpr std::size_t kSlots = std::size_t{1} << 16;
+  static constexpr std::uint32_t kTrialLookups = 256;
+  static constexpr std::uint32_t kMinHitRatio = 16;  // at least one hit in 16 lookups
+
+  struct NodeInfo {
+    bool analysed = false;  // `reads` holds what every evaluated rule reads
+    bool off = false;
+    cel::Reads reads;
+    std::uint32_t lookups = 0;
+    std::uint32_t hits = 0;
+  };
+
+  NodeInfo& infoOf(const Node& s) {
+    auto [it, added] = nodes_.try_emplace(&s);
+    NodeInfo& info = it->second;
+    if (added) {
+      info.analysed = true;
+      for (const CelRule& r : s.rules) {
+        if (r.transition || !r.program) continue;  // not evaluated
+        if (!cel::readsOf(*r.program, info.reads)) {
+          info.analysed = false;
+          break;
+        }
+      }
+    }
+    return info;
+  }
+
+  bool find(const Key& key) const {
+    if (table_.empty()) return false;
+    for (std::size_t i = slotOf(key);; i = (i + 1) & (table_.size() - 1)) {
+      const Key& k = table_[i];
+      if (k.a == key.a && k.b == key.b) return true;
+      if (k.a == 0 && k.b == 0) return false;
+    }
+  }
 
   // Two independent multiply-xorshift lanes over 64-bit words.
   struct Hasher {
@@ -377,6 +430,7 @@ class PassedRules {
         word(w);
       }
     }
+    // All of a value's content.
     bool node(yaml::NodeRef v, int& budget) {
       if (v.isMapping()) {
         word(1);
@@ -398,12 +452,55 @@ class PassedRules {
       }
       return true;
     }
+    // What `r` says is read of a value (absent included): its kind always, the fields read,
+    // a list's count and the items read, the content where it is used. The nodes of one schema
+    // node's reads come in one order, so their names need not be hashed.
+    bool project(yaml::NodeRef v, const cel::Reads& r, int& budget) {
+      if (!v) {
+        word(20);
+        return true;
+      }
+      if (r.whole) {
+        word(21);
+        return node(v, budget);
+      }
+      if (v.isMapping()) {
+        // A map ranged over or indexed by key: read whole.
+        if (r.items) return node(v, budget);
+        word(22);
+        if (r.size) word(v.size());
+        for (const auto& [name, sub] : r.fields)
+          if (!project(v.get(name), *sub, budget)) return false;
+      } else if (v.isSequence()) {
+        word(23);
+        word(v.size());
+        for (yaml::NodeRef item : v.items()) {
+          if (r.items) {
+            if (!project(item, *r.items, budget)) return false;
+          } else {
+            word(prunedNull(item) ? 1 : 0);  // a null item is dropped: the size changes
+          }
+        }
+      } else if (prunedNull(v)) {
+        word(24);  // as absent, to has() and to a default
+      } else {
+        word(25);
+        if (r.size) {  // a string's size
+          if (--budget < 0) return false;
+          word(static_cast<std::uint64_t>(v.style()));
+          text(v.str());
+        }
+      }
+      return true;
+    }
   };
 
   std::size_t slotOf(const Key& key) const { return key.a & (table_.size() - 1); }
 
   std::vector<Key> table_;
   std::size_t used_ = 0;
+  std::unordered_map<const Node*, NodeInfo> nodes_;
+  NodeInfo* current_ = nullptr;
 };
 
 struct Segment {
@@ -432,8 +529,19 @@ class Walker {
     memo_.clear();  // the memo knows nodes by their place in a tree: a new object, a new start
   }
 
+  // Notes in `out` the defaults the walk finds missing (DefaultEntry): validation visits every
+  // mapping with its schema node, so defaulting needs no walk of its own.
+  void collectDefaults(std::vector<DefaultEntry>* out) { defaults_ = out; }
+
   void object(const Node& root) {
     yaml::NodeRef obj = object_.node;
+    // Top-level fields other than metadata and status, which the API server does not default
+    // from the kind's schema here (metadata is ObjectMeta's; status is a subresource).
+    if (defaults_ != nullptr && root.hasDefaults)
+      for (const auto& [name, property] : root.properties)
+        if (property->defaultValue && name != "metadata" && name != "status" &&
+            name != "apiVersion" && name != "kind" && !obj.keyNode(name))
+          defaults_->push_back({obj, name, property});
     for (auto [key, value] : obj.entries()) {
       std::string_view k = key.str();
       if (k == "apiVersion" || k == "kind") continue;
@@ -653,7 +761,7 @@ class Walker {
   // `key`: the field's key, where a finding about the whole field points (none for a list
   // item: the item itself).
   void celRules(yaml::NodeRef key, yaml::NodeRef value, const Node& s) {
-    bool remember = passed_ != nullptr && PassedRules::keyOf(s, value, passedKey_);
+    bool remember = passed_ != nullptr && passed_->keyOf(s, value, passedKey_);
     if (remember && passed_->contains(passedKey_)) return;
     std::size_t failed = cel_.size();
     TreeSource source;
@@ -722,6 +830,10 @@ class Walker {
   }
 
   void mapping(yaml::NodeRef map, const Node& s) {
+    if (defaults_ != nullptr && s.hasDefaults)
+      for (const auto& [name, property] : s.properties)
+        if (property->defaultValue && !map.keyNode(name))
+          defaults_->push_back({map, name, property});
     bool open = s.preserveUnknown ||
                 (s.type == Type::Any && s.properties.empty() && !s.additionalProperties);
     for (auto [key, value] : map.entries()) {
@@ -894,6 +1006,7 @@ class Walker {
   // wait in `cel_` until the object is known to have none of these.
   bool blocking_ = false;
   yaml::NodeRef key_;  // the key of the field walk() is called on, if it has one
+  std::vector<DefaultEntry>* defaults_ = nullptr;
   std::vector<Violation> cel_;
 };
 
@@ -939,14 +1052,15 @@ namespace {
 
 void validateObject(const model::Resource& object, const VersionSchema& version, std::size_t index,
                     std::vector<Violation>& out, std::vector<UnenforcedRule>* unenforced,
-                    PassedRules& passed) {
+                    PassedRules& passed, std::vector<DefaultEntry>* defaults) {
   if (!version.root) return;
-  Walker(object, index, out, unenforced, &passed).object(*version.root);
+  Walker walker(object, index, out, unenforced, &passed);
+  walker.collectDefaults(defaults);
+  walker.object(*version.root);
 }
 
-}  // namespace
-
-Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs) {
+Result validate(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
+                std::vector<std::vector<DefaultEntry>>* defaults) {
   for (const model::Resource& r : objects) {
     if (r.group == "apiextensions.k8s.io" && r.kind == "CustomResourceDefinition")
       registry.add(r.node, "CustomResourceDefinition " + std::string(r.name) + " (" +
@@ -958,6 +1072,7 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
   std::vector<std::vector<UnenforcedRule>> unenforced(objects.size());
   unsigned workers = model::workersFor(jobs, objects.size(), 256);
   std::vector<PassedRules> passed(workers);
+  if (defaults != nullptr) defaults->assign(objects.size(), {});
   model::parallelFor(workers, objects.size(), [&](std::size_t i, unsigned worker) {
     const model::Resource& r = objects[i];
     if (r.universal || r.kind.empty()) return;
@@ -990,7 +1105,8 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
       v.suggestion = kind->servedVersions();
       out.push_back(std::move(v));
     }
-    validateObject(r, *version, i, out, &unenforced[i], passed[worker]);
+    validateObject(r, *version, i, out, &unenforced[i], passed[worker],
+                   defaults != nullptr ? &(*defaults)[i] : nullptr);
   });
   for (std::size_t i = 0; i < perObject.size(); ++i) {
     for (Violation& v : perObject[i]) {
@@ -1005,7 +1121,32 @@ Result validateAll(const std::vector<model::Resource>& objects, Registry& regist
   for (std::vector<UnenforcedRule>& list : unenforced)
     for (UnenforcedRule& u : list)
       if (seen.emplace(u.kind, u.rule).second) result.unenforced.push_back(std::move(u));
+  if (defaults != nullptr)
+    for (std::size_t i = 0; i < objects.size(); ++i)
+      if (result.refused[i]) (*defaults)[i].clear();  // never stored: nothing to default
   return result;
+}
+
+}  // namespace
+
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs) {
+  return validate(objects, registry, jobs, nullptr);
+}
+
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
+                   std::vector<std::vector<DefaultEntry>>& defaults) {
+  return validate(objects, registry, jobs, &defaults);
+}
+
+std::vector<DefaultEntry> missingDefaults(const model::Resource& object,
+                                          const VersionSchema& version) {
+  std::vector<DefaultEntry> out;
+  if (!version.root) return out;
+  std::vector<Violation> ignored;
+  Walker walker(object, 0, ignored, nullptr);
+  walker.collectDefaults(&out);
+  walker.object(*version.root);
+  return out;
 }
 
 }  // namespace pg::schema

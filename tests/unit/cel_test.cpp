@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/cel/direct.h"
+#include "lib/cel/reads.h"
 #include "lib/yaml/parser.h"
 #include "lib/yaml/tree.h"
 
@@ -779,4 +780,59 @@ TEST_CASE("direct evaluation decides exactly what evaluate() does, or leaves it"
   CHECK(directlyEvaluable(std::get<Program>(compile("self.a.startsWith('x')"))));
   CHECK_FALSE(directlyEvaluable(std::get<Program>(compile("self.a.map(x, x).size() > 0"))));
   CHECK_FALSE(directlyEvaluable(std::get<Program>(compile("duration(self.a) > duration('1s')"))));
+}
+
+namespace {
+
+// The reads of one expression, printed: "size", "whole", fields by name, items as "[]".
+std::string printReads(const Reads& r) {
+  std::string out;
+  if (r.size) out += "size ";
+  if (r.whole) out += "whole ";
+  for (const auto& [name, sub] : r.fields) out += name + "{" + printReads(*sub) + "} ";
+  if (r.items) out += "[]{" + printReads(*r.items) + "} ";
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+std::string readsText(std::string_view expression) {
+  auto compiled = compile(expression);
+  REQUIRE(std::holds_alternative<Program>(compiled));
+  Reads reads;
+  if (!readsOf(std::get<Program>(compiled), reads)) return "unanalysed";
+  return printReads(reads);
+}
+
+}  // namespace
+
+TEST_CASE("readsOf: what a rule reads of self") {
+  // has() reads presence only; a comparison reads the field's content.
+  CHECK(readsText("!(has(self.urlRewrite) && self.type != 'URLRewrite')") ==
+        "urlRewrite{} type{whole}");
+  // size() reads a size; indexing and macros read the items, and a macro the size.
+  CHECK(readsText("(self.size() > 0 ? self[0].matches.size() : 0) + "
+                  "(self.size() > 1 ? self[1].matches.size() : 0) <= 128") ==
+        "size []{matches{size}}");
+  CHECK(readsText("self.all(f, !has(f.requestRedirect))") == "size []{requestRedirect{}}");
+  CHECK(readsText("self.filter(f, f.type == 'CORS').size() <= 1") == "size []{type{whole}}");
+  // Nested macros over one list: both variables are its items.
+  CHECK(readsText("self.all(l1, !has(l1.name) || self.exists_one(l2, has(l2.name) && "
+                  "l1.name == l2.name))") == "size []{name{whole}}");
+  // A string function reads the whole string; a value used as a whole stops there.
+  CHECK(readsText("self.value.startsWith('/') && self == self") == "whole value{whole}");
+  // Two-variable macros read the range whole; a variable of a non-self range is not self.
+  CHECK(readsText("self.all(k, v, v > 0)") == "size whole");
+  CHECK(readsText("[1, 2].all(x, x > 0)") == "");
+  // oldSelf is not followed.
+  CHECK(readsText("self == oldSelf") == "unanalysed");
+}
+
+TEST_CASE("readsOf: merging the reads of several rules") {
+  Reads reads;
+  for (std::string_view e : {"has(self.a)", "self.a.b == 1", "self.c.size() > 0"}) {
+    auto compiled = compile(e);
+    REQUIRE(std::holds_alternative<Program>(compiled));
+    REQUIRE(readsOf(std::get<Program>(compiled), reads));
+  }
+  CHECK(printReads(reads) == "a{b{whole}} c{size}");
 }
