@@ -135,16 +135,47 @@ std::size_t NodeRef::size() const {
 }
 
 // Called for every field any stage reads: compares lengths before bytes.
+namespace {
+
+// Whether `n` bytes at `a` and `b` are equal: keys are short, and a call to memcmp costs more
+// than comparing them in two overlapping words, which stay within the `n` bytes.
+inline bool sameShortBytes(const char* a, const char* b, std::size_t n) {
+  if (n > 16) return std::memcmp(a, b, n) == 0;
+  if (n >= 8) {
+    std::uint64_t x = 0, y = 0, u = 0, v = 0;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    std::memcpy(&u, a + n - 8, 8);
+    std::memcpy(&v, b + n - 8, 8);
+    return ((x ^ y) | (u ^ v)) == 0;
+  }
+  if (n >= 4) {
+    std::uint32_t x = 0, y = 0, u = 0, v = 0;
+    std::memcpy(&x, a, 4);
+    std::memcpy(&y, b, 4);
+    std::memcpy(&u, a + n - 4, 4);
+    std::memcpy(&v, b + n - 4, 4);
+    return ((x ^ y) | (u ^ v)) == 0;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+}  // namespace
+
 std::uint32_t NodeRef::findKey(std::string_view key) const {
   const Node& n = node();
   const std::uint32_t* children = tree_->children_.data() + n.first;
+  const Node* nodes = tree_->nodes_.data();
+  const std::size_t size = key.size();
   for (std::uint32_t i = 0; i < n.count; i += 2) {
-    const Node& k = tree_->nodes_[children[i]];
-    if (k.kind != NodeKind::Scalar || k.count != key.size()) continue;
-    const std::string_view v = tree_->value(k);
-    // Keys of one mapping mostly differ in their first byte: spare the call to memcmp.
-    if (key.empty() || (v[0] == key[0] && std::memcmp(v.data(), key.data(), key.size()) == 0))
-      return n.first + i;
+    const Node& k = nodes[children[i]];
+    if (k.count != size || k.kind != NodeKind::Scalar) continue;
+    if (size == 0) return n.first + i;
+    const char* v = tree_->value(k).data();
+    // Keys of one mapping mostly differ in their length or first byte.
+    if (v[0] == key[0] && sameShortBytes(v, key.data(), size)) return n.first + i;
   }
   return kNoKey;
 }

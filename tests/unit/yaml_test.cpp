@@ -271,3 +271,31 @@ TEST_CASE("merge keys count the entries they copy; the finding names the merge")
   CHECK(r.problems[0].start.column == 6);
   CHECK(parseText(text, {128, 16}).problems.empty());
 }
+
+TEST_CASE("NodeRef::get tells apart keys that differ in one byte, at any length") {
+  // Keys of 1 to 24 bytes, each beside twins that differ only in the first, a middle or the
+  // last byte: a lookup compares whole keys whatever their length.
+  std::string text;
+  std::vector<std::string> keys;
+  for (std::size_t n = 1; n <= 24; ++n) {
+    std::string key(n, 'k');
+    for (std::size_t i = 0; i < n; ++i) key[i] = static_cast<char>('a' + (i * 7 + n) % 26);
+    for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+      if ((at == n / 2 && at == 0) || (at == n - 1 && (at == 0 || at == n / 2))) continue;
+      std::string twin = key;
+      twin[at] = twin[at] == 'z' ? 'y' : 'z';
+      text += twin + ": twin\n";
+    }
+    text += key + ": " + std::to_string(n) + "\n";
+    keys.push_back(key);
+  }
+  auto parsed = pg::yaml::parse(text, {}, false);
+  REQUIRE(parsed.problems.empty());
+  pg::yaml::NodeRef root = parsed.tree->root(0);
+  for (const std::string& key : keys) {
+    INFO(key);
+    CHECK(root.get(key).str() == std::to_string(key.size()));
+    CHECK(!root.get(key + "x"));
+    CHECK(!root.get(key.substr(1)).isMapping());
+  }
+}
