@@ -3,6 +3,7 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -268,7 +269,10 @@ class TreeBuilder {
   void registerAnchor(const yaml_char_t* anchor, std::uint32_t node);
   void addChild(std::uint32_t node);
   bool closeContainer(const yaml_event_t& e);
-  void reportDuplicateKeys(std::size_t first);
+  // Reports keys repeated in the mapping whose entries start at pending_[first]; true when
+  // one of its keys is a merge key (`<<`).
+  bool reportDuplicateKeys(std::size_t first);
+  // Rewrites a mapping with merge keys; false when its document failed.
   bool applyMergeKeys(std::size_t first);
   void startDocument(const yaml_event_t& e);
   void endDocument(const yaml_event_t& e);
@@ -584,8 +588,8 @@ bool TreeBuilder::closeContainer(const yaml_event_t& e) {
   node.flags &= static_cast<std::uint8_t>(~Node::kOpen);
 
   if (node.kind == NodeKind::Mapping) {
-    reportDuplicateKeys(open.firstPending);
-    if (!applyMergeKeys(open.firstPending)) return true;
+    // Merge keys are rare: only a mapping that has one is rewritten.
+    if (reportDuplicateKeys(open.firstPending) && !applyMergeKeys(open.firstPending)) return true;
   }
   Node& n = tree_.nodes_[open.node];  // applyMergeKeys may not reallocate nodes, but be safe
   n.first = static_cast<std::uint32_t>(tree_.children_.size());
@@ -596,56 +600,62 @@ bool TreeBuilder::closeContainer(const yaml_event_t& e) {
   return true;
 }
 
-void TreeBuilder::reportDuplicateKeys(std::size_t first) {
+bool TreeBuilder::reportDuplicateKeys(std::size_t first) {
   const std::size_t pairs = (pending_.size() - first) / 2;
-  auto keyText = [&](std::size_t pair) -> const Node* {
-    const Node& k = tree_.nodes_[pending_[first + pair * 2]];
-    if (k.kind != NodeKind::Scalar) return nullptr;
-    if (k.style == ScalarStyle::Plain && scalarText(k) == "<<") return nullptr;
-    return &k;
-  };
-  auto report = [&](const Node& dup) {
+  // The keys' texts, read once; a merge key (`<<`) or a key that is not a scalar is left out
+  // (null data) and noted.
+  constexpr std::size_t kSmall = 16;
+  std::array<std::string_view, kSmall> small;
+  std::vector<std::string_view> large;
+  if (pairs > kSmall) large.resize(pairs);
+  std::string_view* keys = pairs > kSmall ? large.data() : small.data();
+  bool hasMerge = false;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const Node& k = tree_.nodes_[pending_[first + i * 2]];
+    keys[i] = {};
+    if (k.kind != NodeKind::Scalar) continue;
+    std::string_view text = scalarText(k);
+    if (k.style == ScalarStyle::Plain && text == "<<") {
+      hasMerge = true;
+      continue;
+    }
+    keys[i] = text.empty() ? std::string_view("", 0) : text;
+  }
+  auto report = [&](std::size_t pair) {
+    const Node& dup = tree_.nodes_[pending_[first + pair * 2]];
     problems_.push_back(
         {ProblemKind::DuplicateKey, dup.start, dup.end,
          "key \"" + std::string(scalarText(dup)) + "\" is repeated in this mapping"});
   };
-  if (pairs <= 16) {
+  if (pairs <= kSmall) {
     for (std::size_t i = 1; i < pairs; ++i) {
-      const Node* ki = keyText(i);
-      if (!ki) continue;
+      if (keys[i].data() == nullptr) continue;
       for (std::size_t j = 0; j < i; ++j) {
-        const Node* kj = keyText(j);
-        if (kj && scalarText(*kj) == scalarText(*ki)) {
-          report(*ki);
+        if (keys[j].data() != nullptr && keys[j].size() == keys[i].size() && keys[j] == keys[i]) {
+          report(i);
           break;
         }
       }
     }
-    return;
+    return hasMerge;
   }
-  std::vector<std::pair<std::string_view, std::size_t>> keys;
-  keys.reserve(pairs);
+  std::vector<std::pair<std::string_view, std::size_t>> sorted;
+  sorted.reserve(pairs);
   for (std::size_t i = 0; i < pairs; ++i)
-    if (const Node* k = keyText(i)) keys.emplace_back(scalarText(*k), i);
-  std::sort(keys.begin(), keys.end());
+    if (keys[i].data() != nullptr) sorted.emplace_back(keys[i], i);
+  std::sort(sorted.begin(), sorted.end());
   std::vector<std::size_t> repeated;
-  for (std::size_t i = 1; i < keys.size(); ++i)
-    if (keys[i].first == keys[i - 1].first) repeated.push_back(keys[i].second);
+  for (std::size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i].first == sorted[i - 1].first) repeated.push_back(sorted[i].second);
   std::sort(repeated.begin(), repeated.end());
-  for (std::size_t pair : repeated) report(*keyText(pair));
+  for (std::size_t pair : repeated) report(pair);
+  return hasMerge;
 }
 
 // YAML 1.1 merge keys (`<<: *defaults`), which Kubernetes' YAML reader honours: keys written
 // in the mapping win over merged ones, and earlier merge sources over later ones.
 bool TreeBuilder::applyMergeKeys(std::size_t first) {
   const std::size_t pairs = (pending_.size() - first) / 2;
-  bool hasMerge = false;
-  for (std::size_t i = 0; i < pairs && !hasMerge; ++i) {
-    const Node& k = tree_.nodes_[pending_[first + i * 2]];
-    hasMerge = k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && scalarText(k) == "<<";
-  }
-  if (!hasMerge) return true;
-
   std::vector<std::uint32_t> merged;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> sources;  // mapping, its `<<` key
   for (std::size_t i = 0; i < pairs; ++i) {

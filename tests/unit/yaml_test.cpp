@@ -104,6 +104,15 @@ TEST_CASE("duplicate keys are reported at the repeated key, first value wins") {
   CHECK(r.tree->root(0).get("a").asInt() == 1);
 }
 
+TEST_CASE("duplicate keys: merge keys may repeat, empty keys may not") {
+  ParseResult r = parseText("b: &b {x: 1}\nc: &c {y: 2}\nm:\n  <<: *b\n  <<: *c\n  \"\": 1\n  '': 2\n");
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::DuplicateKey);
+  CHECK(r.problems[0].start.line == 7);
+  CHECK(r.tree->root(0).get("m").get("x").asInt() == 1);
+  CHECK(r.tree->root(0).get("m").get("y").asInt() == 2);
+}
+
 TEST_CASE("duplicate keys in large mappings are found too") {
   std::string text;
   for (int i = 0; i < 40; ++i) text += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
