@@ -1,6 +1,7 @@
 #include "lib/model/store.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 
@@ -34,15 +35,51 @@ std::string Store::Identity::joined() const {
 
 // Identities with a NUL inside a part are hashed and compared joined: only they can join to
 // the same bytes as an identity cut differently (and then both have one).
+namespace {
+
+// A word with the high bit set in each byte of `w` that is zero.
+inline std::uint64_t zeroBytes(std::uint64_t w) {
+  constexpr std::uint64_t kLow = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  return (w - kLow) & ~w & kHigh;
+}
+
+// Mixes `text` into `h` eight bytes at a time, and says whether it holds a NUL byte: one pass
+// over each part of an identity (lookups build one for every reference resolved).
+inline std::uint64_t mixPart(std::uint64_t h, std::string_view text, bool& nul) {
+  auto mix = [](std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+    return h ^ (h >> 32);
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, text.data() + i, 8);
+    nul = nul || zeroBytes(w) != 0;
+    h = mix(h, w);
+  }
+  if (i < text.size()) {
+    std::uint64_t w = ~std::uint64_t{0};  // the padding is never a NUL
+    std::memcpy(&w, text.data() + i, text.size() - i);
+    nul = nul || zeroBytes(w) != 0;
+    h = mix(h, w);
+  }
+  return mix(h, text.size());  // the part's length ends it: parts cannot run into each other
+}
+
+}  // namespace
+
 Store::Identity::Identity(std::string_view group, std::string_view kind,
                           std::string_view namespace_, std::string_view name, std::string_view mesh)
     : parts{group, kind, namespace_, name, mesh}, hash(0) {
-  if (hasNul()) {
+  bool nul = false;
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (std::string_view p : parts) h = mixPart(h, p, nul);
+  if (nul) {
     hash = std::hash<std::string>()(joined());
     return;
   }
-  for (std::string_view p : parts)
-    hash ^= std::hash<std::string_view>()(p) + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
+  hash = static_cast<std::size_t>(h);
 }
 
 std::size_t Store::IdentityHash::operator()(const Identity& id) const {

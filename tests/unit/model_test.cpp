@@ -118,6 +118,31 @@ TEST_CASE("the store indexes by kind, key, namespace and label, and finds duplic
   CHECK(selected.size() == 1);
 }
 
+TEST_CASE("the store tells apart identities that only split their bytes differently") {
+  // Namespace and name "ab"/"c" against "a"/"bc"; a NUL byte inside a name is found too.
+  Loaded l = loadStore(
+      "apiVersion: v1\nkind: Service\nmetadata: {name: c, namespace: ab}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: bc, namespace: a}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: \"b\\0c\", namespace: \"x\"}\n---\n"
+      "apiVersion: v1\nkind: Service\nmetadata: {name: abcdefghijklmnop, namespace: q}\n");
+  const model::Store& s = l.store;
+  CHECK(s.duplicates().empty());
+  CHECK(s.objects().size() == 4);
+  using namespace std::string_view_literals;
+  const model::Resource* abC = s.find("", "Service", "ab", "c");
+  const model::Resource* aBc = s.find("", "Service", "a", "bc");
+  const model::Resource* nulName = s.find("", "Service", "x", "b\0c"sv);
+  REQUIRE(abC);
+  REQUIRE(aBc);
+  REQUIRE(nulName);
+  CHECK(abC != aBc);
+  CHECK(nulName->name == "b\0c"sv);
+  CHECK_FALSE(s.find("", "Service", "x", "b"));
+  CHECK(s.find("", "Service", "q", "abcdefghijklmnop"));
+  CHECK_FALSE(s.find("", "Service", "q", "abcdefghijklmnoq"));
+  CHECK_FALSE(s.find("", "Service", "a", "b"));
+}
+
 TEST_CASE("of three definitions of one object the last is indexed, in its own place") {
   Loaded l = loadStore(
       "apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {v: '1'}}\n---\n"
