@@ -614,6 +614,9 @@ class Walker {
     for (std::string_view r : s.required) {
       yaml::NodeRef v = map.get(r);
       if (v && !(v.isNull() && v.style() == yaml::ScalarStyle::Plain)) continue;
+      // The API server fills in defaults before it validates: a required field with a default
+      // is never missing.
+      if (const Node* p = s.property(r); p != nullptr && p->defaultValue) continue;
       path_.push_back({r});
       blocking_ = true;
       report(Code::Required, v ? map.keyNode(r) : map, "Required value");
