@@ -42,7 +42,9 @@ void printCelRules() {
             << cel.total << " enforced";
   if (cel.transition > 0)
     std::cout << ", " << cel.transition
-              << " transition rules (the API server checks them on update only)";
+              << (cel.transition == 1 ? " transition rule (the API server checks it on update only)"
+                                      : " transition rules (the API server checks them on update "
+                                        "only)");
   std::cout << ", " << cel.unenforced.size() << " not enforced\n";
   for (const std::string& rule : cel.unenforced) std::cout << "  not enforced: " << rule << '\n';
 }
