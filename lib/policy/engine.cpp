@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "lib/model/parallel.h"
 #include "lib/policy/family.h"
@@ -353,6 +354,54 @@ std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& mo
   return out;
 }
 
+namespace {
+Effective effectiveFor(const Profile& profile, const Path& path,
+                       const std::vector<Contribution>& contributions);
+}  // namespace
+
+// The merges already made, by what decides them: every family's effective() reads of its
+// path only the length and the level of each step a contribution comes from, so the routes
+// behind one Gateway, whose contributions come from the same policies at the same steps,
+// share one merge. One per thread.
+class EffectiveMemo {
+ public:
+  const Effective& get(const Profile& profile, const Path& path,
+                       const std::vector<Contribution>& contributions) {
+    Key key;
+    key.reserve(2 + contributions.size() * 3);
+    key.push_back(reinterpret_cast<std::uintptr_t>(&profile));
+    key.push_back(path.size());
+    for (const Contribution& c : contributions) {
+      key.push_back(reinterpret_cast<std::uintptr_t>(c.policy));
+      key.push_back(c.step);
+      key.push_back(static_cast<std::uintptr_t>(path[c.step].level));
+    }
+    auto it = merges_.find(key);
+    if (it == merges_.end())
+      it = merges_.emplace(std::move(key), effectiveFor(profile, path, contributions)).first;
+    return it->second;
+  }
+
+ private:
+  using Key = std::vector<std::uintptr_t>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+      for (std::uintptr_t w : k) {
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+      }
+      return static_cast<std::size_t>(h);
+    }
+  };
+  std::unordered_map<Key, Effective, KeyHash> merges_;
+};
+
+// effectiveOn(), sharing the merges made before through `memo` (none when null).
+std::vector<Effective> effectiveOnWith(const PolicyModel& model, const graph::Topology& topology,
+                                       const model::Store& store, const model::Resource& target,
+                                       std::string_view section, EffectiveMemo* memo);
+
 PolicyModel simulate(const model::Store& store, graph::Topology& topology,
                      const config::Config& config, const PolicyOptions& options) {
   PolicyModel model;
@@ -413,11 +462,12 @@ PolicyModel simulate(const model::Store& store, graph::Topology& topology,
   std::vector<const model::Resource*> reached =
       reachedObjects(model, topology, store, options.jobs);
   model.effective.resize(reached.size());
-  pg::model::parallelFor(
-      pg::model::workersFor(options.jobs, reached.size(), kParallelMinItems), reached.size(),
-      [&](std::size_t i, unsigned) {
-        model.effective[i] = {reached[i], effectiveOn(model, topology, store, *reached[i])};
-      });
+  unsigned workers = pg::model::workersFor(options.jobs, reached.size(), kParallelMinItems);
+  std::vector<EffectiveMemo> memos(workers);
+  pg::model::parallelFor(workers, reached.size(), [&](std::size_t i, unsigned worker) {
+    model.effective[i] = {reached[i],
+                          effectiveOnWith(model, topology, store, *reached[i], {}, &memos[worker])};
+  });
   return model;
 }
 
@@ -605,6 +655,12 @@ Path visiblePath(const PolicyModel& model, const Profile& profile, const Path& p
 std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topology& topology,
                                    const model::Store& store, const model::Resource& target,
                                    std::string_view section) {
+  return effectiveOnWith(model, topology, store, target, section, nullptr);
+}
+
+std::vector<Effective> effectiveOnWith(const PolicyModel& model, const graph::Topology& topology,
+                                       const model::Store& store, const model::Resource& target,
+                                       std::string_view section, EffectiveMemo* memo) {
   std::vector<Path> paths = pathsTo(model, topology, store, target, section);
   // A route without a section: its named rules that have rule-level policies get paths too.
   if (section.empty() && isRouteKind(target.kind)) {
@@ -646,7 +702,8 @@ std::vector<Effective> effectiveOn(const PolicyModel& model, const graph::Topolo
       VisibleKey key;
       for (const Step& s : visible) key.emplace_back(s.object, s.section);
       if (seen.count({&profile, key})) continue;
-      Effective e = effectiveFor(profile, path, contributions);
+      Effective e = memo != nullptr ? memo->get(profile, path, contributions)
+                                    : effectiveFor(profile, path, contributions);
       if (e.value.empty() && e.ineffective.empty()) continue;
       seen.insert({&profile, std::move(key)});
       e.profile = &profile;

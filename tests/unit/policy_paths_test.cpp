@@ -182,3 +182,102 @@ TEST_CASE("indexed route paths are the paths built on demand") {
                                 queries[i].section)) == indexed[i]);
   }
 }
+
+namespace {
+
+// A TLSPolicy (a direct kind) and a RateLimitPolicy with defaults on Gateway `edge`, and an
+// override RateLimitPolicy on route `both`: the Gateway and the routes behind it meet the same
+// policies at the same steps, on paths of different lengths.
+constexpr const char* kPolicies = R"(---
+apiVersion: kuadrant.io/v1
+kind: TLSPolicy
+metadata:
+  name: edge-tls
+  namespace: infra
+spec:
+  targetRef:
+    group: gateway.networking.k8s.io
+    kind: Gateway
+    name: edge
+  issuerRef:
+    group: cert-manager.io
+    kind: ClusterIssuer
+    name: letsencrypt
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata:
+  name: edge-limits
+  namespace: infra
+spec:
+  targetRef:
+    group: gateway.networking.k8s.io
+    kind: Gateway
+    name: edge
+  defaults:
+    limits:
+      global:
+        rates:
+        - limit: 100
+          window: 1m
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata:
+  name: both-limits
+  namespace: shop
+spec:
+  targetRef:
+    group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: both
+  overrides:
+    limits:
+      global:
+        rates:
+        - limit: 5
+          window: 1m
+)";
+
+bool sameValue(const policy::Value& a, const policy::Value& b) {
+  if (a.node != b.node || a.origin.policy != b.origin.policy || a.origin.step != b.origin.step ||
+      a.origin.level != b.origin.level || a.origin.role != b.origin.role ||
+      a.entries.size() != b.entries.size())
+    return false;
+  for (std::size_t i = 0; i < a.entries.size(); ++i)
+    if (a.entries[i].first != b.entries[i].first ||
+        !sameValue(a.entries[i].second, b.entries[i].second))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("the effective policies simulate() shares between objects are each object's own") {
+  testing::TestFolder dir;
+  dir.write("manifests.yaml", std::string(kManifests) + kPolicies);
+  analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
+  REQUIRE(a.schema.violations.empty());
+  std::size_t entries = 0;
+  bool directOnGateway = false;
+  for (const policy::ObjectEffective& o : a.policies.effective) {
+    INFO(o.object->display());
+    std::vector<policy::Effective> alone =
+        policy::effectiveOn(a.policies, a.topology, a.store, *o.object);
+    REQUIRE(o.effective.size() == alone.size());
+    for (std::size_t i = 0; i < alone.size(); ++i) {
+      const policy::Effective& shared = o.effective[i];
+      CHECK(shared.profile == alone[i].profile);
+      CHECK(shown({shared.path}) == shown({alone[i].path}));
+      CHECK(sameValue(shared.value, alone[i].value));
+      CHECK(shared.ineffective == alone[i].ineffective);
+      CHECK(shared.overridden.size() == alone[i].overridden.size());
+      ++entries;
+      directOnGateway = directOnGateway ||
+                        (o.object->kind == "Gateway" && shared.profile->kind == "TLSPolicy" &&
+                         !shared.value.empty());
+    }
+  }
+  CHECK(entries >= 4);
+  CHECK(directOnGateway);
+}
