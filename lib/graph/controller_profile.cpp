@@ -137,11 +137,22 @@ constexpr ControllerProfile makeIstio() {
   p.refusesExternalName = false;
   p.missingPortReason = "InvalidDestination";
   p.dottedServiceNameReason = "InvalidDestination";
+  // buildHTTPDestination and computeRoute: the last backendRef dropped is the one reported,
+  // unless one is refused outright; route_collections.go converts mesh routes with
+  // enforceRefGrant false, so backendRefs (and mirrors) of routes to a Service or a
+  // ServiceEntry need no ReferenceGrant.
+  p.unresolvedBackendChoice = UnresolvedBackendChoice::LastDropped;
+  p.meshBackendsNeedReferenceGrant = false;
   p.protocols = kIstioProtocols;
   p.listenerRequirements = kIstioListenerRequirements;
   p.builtinCertificateOption = "gateway.istio.io/tls-terminate-mode";
   p.builtinCertificateValues = kIstioBuiltinCertificateValues;
   p.maxCertificateRefs = 2;
+  // buildTLS: a listener without a `tls` block, or without certificateRefs, is no error.
+  p.certificateRefsRequired = false;
+  // referenceAllowed: a listener's hostnames are matched before its allowed namespaces and
+  // kinds; createRouteStatus reports NotAllowedByListeners over NoMatchingListenerHostname.
+  p.listenerAdmissionOrder = ListenerAdmissionOrder::HostnameFirst;
   p.meshParentKinds = kIstioMeshParents;
   p.meshRouteControllerName = kIstioControllers[0];
   // A refused certificate or CA reference, or frontend validation without a usable CA, makes

@@ -64,6 +64,28 @@ enum class BackendPolicyAncestors : std::uint8_t {
   Targets,       // the target itself, under `meshControllerName` (Istio)
 };
 
+// Which failing backendRef a route parent's ResolvedRefs reports when several fail.
+enum class UnresolvedBackendChoice : std::uint8_t {
+  First,  // the first, in rule order (each rule's backendRefs, then its mirrors)
+  // Istio (route_collections.go computeRoute, conversion.go buildHTTPDestination): a
+  // backendRef it can drop (BackendNotFound, InvalidKind, RefNotPermitted) is dropped and the
+  // last one dropped is reported, a rule's mirrors only when none of its backendRefs is; any
+  // other refusal (InvalidDestination) ends the translation, and that first one is reported.
+  LastDropped,
+};
+
+// The order a controller asks whether a listener takes a route in, and the reason a parent's
+// Accepted condition gives when no listener does.
+enum class ListenerAdmissionOrder : std::uint8_t {
+  // AllowedRoutes (namespace, then kind), then hostnames: NoMatchingListenerHostname when a
+  // listener admitted the route but shares no hostname with it, else NotAllowedByListeners.
+  AllowedRoutesFirst,
+  // Istio (conversion.go referenceAllowed, conditions.go createRouteStatus): hostnames, then
+  // namespace, then kind: NotAllowedByListeners when a listener whose hostname matched refused
+  // the route, else NoMatchingListenerHostname.
+  HostnameFirst,
+};
+
 struct ControllerProfile {
   ControllerId id = ControllerId::Generic;
   std::string_view name;  // for messages: "Envoy Gateway", "Istio", "the Gateway API"
@@ -78,6 +100,12 @@ struct ControllerProfile {
   bool refusesExternalName = true;
   // The ResolvedRefs reason of a Service backendRef without a port.
   std::string_view missingPortReason = "BackendNotFound";
+  // Which backendRef ResolvedRefs reports when several fail.
+  UnresolvedBackendChoice unresolvedBackendChoice = UnresolvedBackendChoice::First;
+  // A backendRef to another namespace needs a ReferenceGrant also when the route's parent is
+  // a mesh parent (a Service); false: only for Gateway parents (Istio translates mesh routes
+  // without asking, route_collections.go: enforceRefGrant is !mesh).
+  bool meshBackendsNeedReferenceGrant = true;
   // A Service name with a dot (a hostname written where the name goes) is refused with this
   // reason; empty: looked up as a name (and not found).
   std::string_view dottedServiceNameReason;
@@ -93,6 +121,10 @@ struct ControllerProfile {
   // certificate, so that certificateRefs are not needed (Istio's ISTIO_SIMPLE, ISTIO_MUTUAL).
   std::string_view builtinCertificateOption;
   std::span<const std::string_view> builtinCertificateValues;
+  // A terminating listener without certificateRefs (no `tls` block on an HTTPS listener) has
+  // ResolvedRefs False; false: the controller builds it without a certificate and reports no
+  // error (Istio's buildTLS).
+  bool certificateRefsRequired = true;
   // How many certificateRefs a listener may hold; 0: any number.
   std::size_t maxCertificateRefs = 0;
   // A listener whose TLS references are refused by a ReferenceGrant, or whose Gateway's
@@ -101,6 +133,9 @@ struct ControllerProfile {
   bool refusedTlsReferenceUnaccepts = false;
   // How many caCertificateRefs a frontend validation may hold; 0: any number.
   std::size_t maxFrontendCaCertificateRefs = 0;
+
+  // Route attachment: the order a listener's admission of a route is checked in.
+  ListenerAdmissionOrder listenerAdmissionOrder = ListenerAdmissionOrder::AllowedRoutesFirst;
 
   // Mesh (GAMMA) routes: the parent kinds the mesh controller takes besides core Services,
   // and the controllerName it writes in their status.

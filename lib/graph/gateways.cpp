@@ -189,6 +189,7 @@ std::string checkCertificates(Listener& l, const model::Store& store,
     return "InvalidCertificateRef";
   }
   if (refs.size() == 0) {
+    if (!profile.certificateRefsRequired) return {};  // served without a certificate of its own
     message = "Listener must have at least 1 TLS certificate ref";
     return "InvalidCertificateRef";
   }

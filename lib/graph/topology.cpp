@@ -74,8 +74,24 @@ std::optional<std::int64_t> exposedPort(const model::Resource& backend) {
   return backend.spec().get("port").get("port").asInt();
 }
 
+// How one parent's controller resolves a route's backends: its profile, and whether for a
+// mesh parent (a controller may ask no ReferenceGrant there).
+struct ResolutionContext {
+  const ControllerProfile* profile = nullptr;
+  bool mesh = false;
+  bool needsGrant() const { return !mesh || profile->meshBackendsNeedReferenceGrant; }
+  bool operator==(const ResolutionContext&) const = default;
+};
+
+ResolutionContext contextOf(const RouteParent& parent) {
+  return {parent.profile, parent.gateway == nullptr};
+}
+
+ResolutionContext contextOf(const Route& route) { return {route.profile, route.resolvedForMesh}; }
+
 Resolution resolveBackend(const BackendRef& b, const Route& route, const model::Store& store,
-                          const ReferenceGrantIndex& grants, const ControllerProfile& profile) {
+                          const ReferenceGrantIndex& grants, ResolutionContext context) {
+  const ControllerProfile& profile = *context.profile;
   const model::Resource& r = *route.resource;
   Resolution out;
   auto fail = [&](std::string reason, std::string message, yaml::NodeRef at) {
@@ -94,7 +110,7 @@ Resolution resolveBackend(const BackendRef& b, const Route& route, const model::
                                                          : " of " + std::string(profile.name)),
                 b.node.get("kind"));
   }
-  if (b.namespace_ != r.namespace_ &&
+  if (b.namespace_ != r.namespace_ && context.needsGrant() &&
       !grants.permits(r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_, b.name)) {
     return fail("RefNotPermitted",
                 "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
@@ -170,7 +186,7 @@ void applyResolution(BackendRef& b, Resolution resolution) {
 
 // Every backendRef of every rule, and of request-mirror filters (which resolve alike).
 void readRules(Route& route, const model::Store& store, const ReferenceGrantIndex& grants) {
-  const ControllerProfile& profile = *route.profile;
+  const ResolutionContext context = contextOf(route);
   std::uint32_t index = 0;
   // Sized once: a route's rules and backends are among the largest objects the topology
   // holds, and growing them leaves their earlier copies behind.
@@ -183,18 +199,20 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
     rule.name = node.get("name").str();
     // Backends of the rule, then those request mirrors send copies to (in the rule's filters
     // and in each backendRef's): all must resolve.
-    std::vector<yaml::NodeRef> refs;
-    for (yaml::NodeRef ref : node.get("backendRefs").items()) refs.push_back(ref);
+    std::vector<std::pair<yaml::NodeRef, bool>> refs;  // and whether a mirror's
+    for (yaml::NodeRef ref : node.get("backendRefs").items()) refs.emplace_back(ref, false);
     auto mirrors = [&](yaml::NodeRef filters) {
       for (yaml::NodeRef f : filters.items())
-        if (yaml::NodeRef mirror = f.get("requestMirror").get("backendRef")) refs.push_back(mirror);
+        if (yaml::NodeRef mirror = f.get("requestMirror").get("backendRef"))
+          refs.emplace_back(mirror, true);
     };
     mirrors(node.get("filters"));
     for (yaml::NodeRef ref : node.get("backendRefs").items()) mirrors(ref.get("filters"));
     rule.backends.reserve(refs.size());
-    for (yaml::NodeRef ref : refs) {
+    for (auto [ref, mirror] : refs) {
       BackendRef& b = rule.backends.emplace_back();
       b.node = ref;
+      b.mirror = mirror;
       b.group = std::string(ref.get("group").str());
       yaml::NodeRef kind = ref.get("kind");
       b.kind = kind ? std::string(kind.str()) : "Service";
@@ -202,7 +220,7 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
       b.namespace_ = std::string(ns ? ns.str() : route.resource->namespace_);
       b.name = std::string(ref.get("name").str());
       b.port = ref.get("port").asInt();
-      applyResolution(b, resolveBackend(b, route, store, grants, profile));
+      applyResolution(b, resolveBackend(b, route, store, grants, context));
     }
   }
 }
@@ -269,22 +287,37 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
         makeCondition("Accepted", false, "NoMatchingParent", "Gateway has " + what));
     return;
   }
-  bool anyAllowed = false;
+  // Istio asks the hostname first, and a listener that matched it but refused the route by
+  // AllowedRoutes outweighs one whose hostname did not match; the specification's order
+  // (and Envoy Gateway's) is AllowedRoutes first, and a listener that admitted the route
+  // but matched no hostname outweighs the others.
+  const bool hostnameFirst =
+      parent.profile->listenerAdmissionOrder == ListenerAdmissionOrder::HostnameFirst;
+  bool anyAllowed = false;  // a listener admitted the route by AllowedRoutes
+  bool anyRefused = false;  // a listener that shares a hostname refused it by AllowedRoutes
   for (const Listener* l : candidates) {
+    const bool hostnameMatched = hostnameMatches(*l, route);
+    if (hostnameFirst && !hostnameMatched) {
+      parent.rejections.push_back({l, "NoMatchingListenerHostname",
+                                   describeListener(*l) + " shares no hostname with the route"});
+      continue;
+    }
     if (!namespaceAdmitted(*l, r, store)) {
       parent.rejections.push_back({l, "NotAllowedByListeners",
                                    describeListener(*l) + " does not admit routes from namespace " +
                                        std::string(r.namespace_)});
+      anyRefused = true;
       continue;
     }
     if (!l->admitsKind(r.group, r.kind)) {
       parent.rejections.push_back(
           {l, "NotAllowedByListeners",
            describeListener(*l) + " does not admit " + std::string(r.kind) + "s"});
+      anyRefused = true;
       continue;
     }
     anyAllowed = true;
-    if (!hostnameMatches(*l, route)) {
+    if (!hostnameMatched) {
       parent.rejections.push_back({l, "NoMatchingListenerHostname",
                                    describeListener(*l) + " shares no hostname with the route"});
       continue;
@@ -293,7 +326,8 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
     parent.listeners.push_back(l);
   }
   if (parent.listeners.empty()) {
-    if (!anyAllowed) {
+    const bool notAllowed = hostnameFirst ? anyRefused : !anyAllowed;
+    if (notAllowed) {
       parent.conditions.push_back(makeCondition("Accepted", false, "NotAllowedByListeners",
                                                 "No listener of the Gateway admits this route"));
     } else {
@@ -311,28 +345,77 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
   parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
 }
 
-// The first backendRef of the route that does not resolve under `profile`: the route's own
-// resolution when the profile is the route's, else each backendRef resolved again.
-UnresolvedBackend firstUnresolvedUnder(const Route& route, const ControllerProfile& profile,
-                                       const model::Store& store,
-                                       const ReferenceGrantIndex& grants) {
-  UnresolvedBackend out;
-  if (&profile == route.profile) {
-    if (const BackendRef* b = route.firstUnresolved) out = {b, b->reason, b->message};
-    return out;
+// Whether Istio drops a backendRef with this refusal and goes on translating the route
+// (conversion.go isInvalidBackend); any other refusal ends the translation.
+bool droppedRefusal(std::string_view reason) {
+  return reason == "BackendNotFound" || reason == "InvalidKind" || reason == "RefNotPermitted";
+}
+
+// The backendRef whose refusal ResolvedRefs reports under `choice`, given how each backendRef
+// resolves (`resolve` answers an UnresolvedBackend whose backend is null when it resolves).
+template <typename Resolve>
+UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choice,
+                                Resolve&& resolve) {
+  if (choice == UnresolvedBackendChoice::First) {
+    for (const RouteRule& rule : route.rules)
+      for (const BackendRef& b : rule.backends)
+        if (UnresolvedBackend u = resolve(b); u.backend) return u;
+    return {};
   }
-  for (const RouteRule& rule : route.rules)
+  // LastDropped: rule by rule, as the translator converts them. A gRPC route's mirror filter
+  // is converted before the rule's backends and any refusal of it ends the translation; an
+  // HTTP route's is reported only when none of the rule's backendRefs is dropped.
+  const bool grpc = route.kind == RouteKind::GRPC;
+  UnresolvedBackend reported;
+  for (const RouteRule& rule : route.rules) {
+    if (grpc)
+      for (const BackendRef& b : rule.backends)
+        if (b.mirror)
+          if (UnresolvedBackend u = resolve(b); u.backend) return u;
+    UnresolvedBackend dropped;
+    UnresolvedBackend mirror;
     for (const BackendRef& b : rule.backends) {
-      Resolution r = resolveBackend(b, route, store, grants, profile);
-      if (!r.reason.empty()) return {&b, std::move(r.reason), std::move(r.message)};
+      if (grpc && b.mirror) continue;
+      UnresolvedBackend u = resolve(b);
+      if (!u.backend) continue;
+      if (b.mirror) {
+        mirror = std::move(u);
+      } else if (!droppedRefusal(u.reason)) {
+        return u;
+      } else {
+        dropped = std::move(u);
+      }
     }
-  return out;
+    if (dropped.backend) {
+      reported = std::move(dropped);
+    } else if (mirror.backend) {
+      reported = std::move(mirror);
+    }
+  }
+  return reported;
+}
+
+// The backendRef whose refusal a parent in `context` reports: the route's own choice when
+// the context is the one its backends were resolved in, else each backendRef resolved again.
+UnresolvedBackend reportedUnresolved(const Route& route, ResolutionContext context,
+                                     const model::Store& store,
+                                     const ReferenceGrantIndex& grants) {
+  if (context == contextOf(route)) {
+    if (const BackendRef* b = route.reportedUnresolved) return {b, b->reason, b->message};
+    return {};
+  }
+  return reportedUnder(route, context.profile->unresolvedBackendChoice,
+                       [&](const BackendRef& b) -> UnresolvedBackend {
+                         Resolution r = resolveBackend(b, route, store, grants, context);
+                         if (r.reason.empty()) return {};
+                         return {&b, std::move(r.reason), std::move(r.message)};
+                       });
 }
 
 void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store& store,
                      const ReferenceGrantIndex& grants) {
   if (parent.conditions.empty()) return;
-  parent.unresolved = firstUnresolvedUnder(route, *parent.profile, store, grants);
+  parent.unresolved = reportedUnresolved(route, contextOf(parent), store, grants);
   if (parent.unresolved.backend) {
     parent.conditions.push_back(makeCondition("ResolvedRefs", false, parent.unresolved.reason,
                                               parent.unresolved.message));
@@ -381,29 +464,36 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
     // Another kind of parent is not simulated.
     if (parent.profile && !profileChosen) {
       route.profile = parent.profile;
+      route.resolvedForMesh = parent.gateway == nullptr;
       profileChosen = true;
     }
   }
 
   readRules(route, store, grants);
   route.invalidRule = validateRouteRules(route);
-  for (const RouteRule& rule : route.rules)
-    for (const BackendRef& b : rule.backends)
-      if (!b.reason.empty() && !route.firstUnresolved) route.firstUnresolved = &b;
-  // A backendRef another parent's controller refuses is refused for the findings too, saying
-  // which controller refuses it; route.firstUnresolved stays the first parent's.
-  std::vector<const ControllerProfile*> others;
+  route.reportedUnresolved =
+      reportedUnder(route, route.profile->unresolvedBackendChoice,
+                    [](const BackendRef& b) -> UnresolvedBackend {
+                      if (b.reason.empty()) return {};
+                      return {&b, b.reason, b.message};
+                    })
+          .backend;
+  // A backendRef another parent's controller refuses (or the same controller for a parent of
+  // the other sort, Gateway or mesh) is refused for the findings too, saying which controller
+  // refuses it; route.reportedUnresolved stays the first parent's.
+  std::vector<ResolutionContext> others;
   for (const RouteParent& parent : route.parents)
-    if (parent.profile && parent.profile != route.profile &&
-        std::find(others.begin(), others.end(), parent.profile) == others.end())
-      others.push_back(parent.profile);
-  for (const ControllerProfile* other : others)
+    if (parent.profile && contextOf(parent) != contextOf(route) &&
+        std::find(others.begin(), others.end(), contextOf(parent)) == others.end())
+      others.push_back(contextOf(parent));
+  for (const ResolutionContext& other : others)
     for (RouteRule& rule : route.rules)
       for (BackendRef& b : rule.backends) {
         if (!b.reason.empty()) continue;
-        Resolution refused = resolveBackend(b, route, store, grants, *other);
+        Resolution refused = resolveBackend(b, route, store, grants, other);
         if (refused.reason.empty()) continue;
-        refused.message += " (as " + std::string(other->name) + " resolves it)";
+        refused.message += " (as " + std::string(other.profile->name) + " resolves it" +
+                           (other.profile == route.profile ? " for a Gateway parent" : "") + ")";
         refused.target = b.target;
         applyResolution(b, std::move(refused));
       }

@@ -108,6 +108,7 @@ struct BackendRef {
   std::string namespace_;
   std::string name;
   std::optional<std::int64_t> port;
+  bool mirror = false;  // a RequestMirror filter's backendRef
   const model::Resource* target = nullptr;
   // Empty when every controller of the route's simulated parents resolves it; else the first
   // refusal, in parent order (Route::profile's first): BackendNotFound, InvalidKind,
@@ -124,7 +125,8 @@ struct BackendRef {
   bool notSimulated = false;
 };
 
-// The first backendRef of a route that does not resolve as one controller resolves it.
+// The backendRef of a route whose refusal a parent's ResolvedRefs reports, as that parent's
+// controller resolves it (ControllerProfile::unresolvedBackendChoice).
 struct UnresolvedBackend {
   const BackendRef* backend = nullptr;  // null: every backendRef resolves
   std::string reason;
@@ -182,7 +184,10 @@ struct Route {
   std::vector<RouteParent> parents;
   // The profile backends were resolved with: the first simulated parent's controller's.
   const ControllerProfile* profile = &genericProfile();
-  const BackendRef* firstUnresolved = nullptr;  // under `profile`
+  // Whether `profile` resolved the backends for a mesh parent (the first simulated parent is a
+  // Service or ServiceEntry).
+  bool resolvedForMesh = false;
+  const BackendRef* reportedUnresolved = nullptr;  // as `profile` reports it
   std::optional<RouteProblem> invalidRule;      // set when no rule is valid: Accepted False
   // GAMMA: a route whose parent is a Service. Producer when in the Service's namespace.
   bool meshProducer(const RouteParent& parent) const;
