@@ -137,26 +137,24 @@ std::size_t NodeRef::size() const {
 // Called for every field any stage reads: compares lengths before bytes.
 namespace {
 
+// Whether the first and the last `sizeof(Word)` of `n` bytes (n >= sizeof(Word)) at `a` and
+// `b` are equal: for n up to twice the word, all of them.
+template <typename Word>
+inline bool sameEnds(const char* a, const char* b, std::size_t n) {
+  Word x{}, y{}, u{}, v{};
+  std::memcpy(&x, a, sizeof(Word));
+  std::memcpy(&y, b, sizeof(Word));
+  std::memcpy(&u, a + n - sizeof(Word), sizeof(Word));
+  std::memcpy(&v, b + n - sizeof(Word), sizeof(Word));
+  return ((x ^ y) | (u ^ v)) == 0;
+}
+
 // Whether `n` bytes at `a` and `b` are equal: keys are short, and a call to memcmp costs more
 // than comparing them in two overlapping words, which stay within the `n` bytes.
 inline bool sameShortBytes(const char* a, const char* b, std::size_t n) {
   if (n > 16) return std::memcmp(a, b, n) == 0;
-  if (n >= 8) {
-    std::uint64_t x = 0, y = 0, u = 0, v = 0;
-    std::memcpy(&x, a, 8);
-    std::memcpy(&y, b, 8);
-    std::memcpy(&u, a + n - 8, 8);
-    std::memcpy(&v, b + n - 8, 8);
-    return ((x ^ y) | (u ^ v)) == 0;
-  }
-  if (n >= 4) {
-    std::uint32_t x = 0, y = 0, u = 0, v = 0;
-    std::memcpy(&x, a, 4);
-    std::memcpy(&y, b, 4);
-    std::memcpy(&u, a + n - 4, 4);
-    std::memcpy(&v, b + n - 4, 4);
-    return ((x ^ y) | (u ^ v)) == 0;
-  }
+  if (n >= 8) return sameEnds<std::uint64_t>(a, b, n);
+  if (n >= 4) return sameEnds<std::uint32_t>(a, b, n);
   for (std::size_t i = 0; i < n; ++i)
     if (a[i] != b[i]) return false;
   return true;
