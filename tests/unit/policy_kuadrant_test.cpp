@@ -504,7 +504,9 @@ spec:
         "been overridden by [shop/route-auth]: authorization.allow");
 }
 
-TEST_CASE("kuadrant: every AuthPolicy section is read, in Authorino's order; others are not") {
+// A section the v1 schema does not define (an unknown field) is refused with the whole policy
+// (testdata/schema/refuse/kuadrant-authpolicy-unknown-section.yaml).
+TEST_CASE("kuadrant: every AuthPolicy section is read, in Authorino's order") {
   std::string route = R"(---
 apiVersion: kuadrant.io/v1
 kind: AuthPolicy
@@ -517,7 +519,7 @@ spec:
     kind: HTTPRoute
     name: route
   patterns:
-    admin: [{selector: auth.identity.group, operator: eq, value: admin}]
+    admin: {allOf: [{selector: auth.identity.group, operator: eq, value: admin}]}
   rules:
     callbacks:
       audit: {http: {url: https://audit.example.com}}
@@ -539,8 +541,6 @@ spec:
     authentication:
       api-key:
         apiKey: {selector: {}}
-    unknownSection:
-      ignored: {}
 )";
   Fixture f(route);
   std::vector<policy::Effective> all = f.on(f.route());
