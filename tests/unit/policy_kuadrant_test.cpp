@@ -59,10 +59,12 @@ spec:
 
 // A RateLimitPolicy in `shop` named `name` on `target` (`Gateway/gw`, `HTTPRoute/route`)
 // whose spec continues with `body` (indented by two spaces).
-std::string rlp(const std::string& name, const std::string& target, const std::string& body) {
+std::string rlp(const std::string& name, const std::string& target, const std::string& body,
+                const std::string& version = "v1") {
   std::string kind = target.substr(0, target.find('/'));
   std::string targetName = target.substr(target.find('/') + 1);
-  return "---\napiVersion: kuadrant.io/v1\nkind: RateLimitPolicy\nmetadata:\n  name: " + name +
+  return "---\napiVersion: kuadrant.io/" + version + "\nkind: RateLimitPolicy\nmetadata:\n  name: " +
+         name +
          "\n  namespace: shop\nspec:\n  targetRef:\n    group: gateway.networking.k8s.io\n"
          "    kind: " +
          kind + "\n    name: " + targetName + "\n" + body;
@@ -259,10 +261,20 @@ TEST_CASE("kuadrant: unset removes a higher default, not a higher override") {
   }
 }
 
+// The v1 schema refuses the first three shapes (its CEL rules and strategy enum), so the API
+// server never stores them; v1beta3, which no bundled schema serves, is simulated as written
+// and the family rejects them itself.
 TEST_CASE("kuadrant: malformed blocks make the policy Invalid and leave it out of the merge") {
+  SUBCASE("v1: the schema refuses them, so they are never simulated") {
+    Fixture f(rlp("gw-limits", "Gateway/gw",
+                  block("defaults", "atomic", {"a"}) + block("overrides", "atomic", {"b"})));
+    const model::Resource* r = f.a.store.find("kuadrant.io", "RateLimitPolicy", "shop", "gw-limits");
+    CHECK((r == nullptr || f.a.policies.find(*r) == nullptr));
+    CHECK(f.on(f.route()).empty());
+  }
   SUBCASE("defaults and bare rules together") {
-    Fixture f(
-        rlp("gw-limits", "Gateway/gw", block("defaults", "atomic", {"a"}) + limits({"b"}, "  ")));
+    Fixture f(rlp("gw-limits", "Gateway/gw",
+                  block("defaults", "atomic", {"a"}) + limits({"b"}, "  "), "v1beta3"));
     const policy::Policy& p = f.policy("gw-limits");
     CHECK(p.invalidMessage.find("implicit defaults") != std::string::npos);
     CHECK(conditionText(f.condition("gw-limits", "Accepted")).starts_with("False Invalid "));
@@ -272,13 +284,14 @@ TEST_CASE("kuadrant: malformed blocks make the policy Invalid and leave it out o
   }
   SUBCASE("defaults and overrides together") {
     Fixture f(rlp("gw-limits", "Gateway/gw",
-                  block("defaults", "atomic", {"a"}) + block("overrides", "atomic", {"b"})));
+                  block("defaults", "atomic", {"a"}) + block("overrides", "atomic", {"b"}),
+                  "v1beta3"));
     CHECK(conditionText(f.condition("gw-limits", "Accepted")) ==
           "False Invalid Policy is invalid: spec.defaults and spec.overrides are mutually "
           "exclusive");
   }
   SUBCASE("an unknown strategy") {
-    Fixture f(rlp("gw-limits", "Gateway/gw", block("defaults", "deep", {"a"})));
+    Fixture f(rlp("gw-limits", "Gateway/gw", block("defaults", "deep", {"a"}), "v1beta3"));
     CHECK(f.policy("gw-limits").invalidMessage ==
           "spec.defaults.strategy must be \"atomic\" or \"merge\", not \"deep\"");
   }
@@ -491,7 +504,9 @@ spec:
         "been overridden by [shop/route-auth]: authorization.allow");
 }
 
-TEST_CASE("kuadrant: every AuthPolicy section is read, in Authorino's order; others are not") {
+// A section the v1 schema does not define (an unknown field) is refused with the whole policy
+// (testdata/schema/refuse/kuadrant-authpolicy-unknown-section.yaml).
+TEST_CASE("kuadrant: every AuthPolicy section is read, in Authorino's order") {
   std::string route = R"(---
 apiVersion: kuadrant.io/v1
 kind: AuthPolicy
@@ -504,7 +519,7 @@ spec:
     kind: HTTPRoute
     name: route
   patterns:
-    admin: [{selector: auth.identity.group, operator: eq, value: admin}]
+    admin: {allOf: [{selector: auth.identity.group, operator: eq, value: admin}]}
   rules:
     callbacks:
       audit: {http: {url: https://audit.example.com}}
@@ -526,8 +541,6 @@ spec:
     authentication:
       api-key:
         apiKey: {selector: {}}
-    unknownSection:
-      ignored: {}
 )";
   Fixture f(route);
   std::vector<policy::Effective> all = f.on(f.route());

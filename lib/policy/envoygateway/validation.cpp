@@ -115,7 +115,11 @@ void checkLoadBalancer(Context& c) {
 }
 
 void checkRetry(Context& c) {
-  yaml::NodeRef backoff = c.spec.get("retry").get("perRetry").get("backoff");
+  // The field is `backOff`; the translator's case-insensitive decoding also reads `backoff`,
+  // which the API server refuses (an unknown field) but an object without a schema may hold.
+  yaml::NodeRef perRetry = c.spec.get("retry").get("perRetry");
+  yaml::NodeRef backoff = perRetry.get("backOff");
+  if (!backoff) backoff = perRetry.get("backoff");
   yaml::NodeRef base = backoff.get("baseInterval");
   yaml::NodeRef max = backoff.get("maxInterval");
   std::optional<double> b = base ? parseDuration(base.str()) : std::nullopt;
