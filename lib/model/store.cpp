@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 
+#include "lib/model/hash.h"
 #include "lib/model/parallel.h"
 
 namespace pg::model {
@@ -33,8 +34,6 @@ std::string Store::Identity::joined() const {
   return k;
 }
 
-// Identities with a NUL inside a part are hashed and compared joined: only they can join to
-// the same bytes as an identity cut differently (and then both have one).
 namespace {
 
 // A word with the high bit set in each byte of `w` that is zero.
@@ -47,33 +46,31 @@ inline std::uint64_t zeroBytes(std::uint64_t w) {
 // Mixes `text` into `h` eight bytes at a time, and says whether it holds a NUL byte: one pass
 // over each part of an identity (lookups build one for every reference resolved).
 inline std::uint64_t mixPart(std::uint64_t h, std::string_view text, bool& nul) {
-  auto mix = [](std::uint64_t h, std::uint64_t w) {
-    h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-    return h ^ (h >> 32);
-  };
   std::size_t i = 0;
   for (; i + 8 <= text.size(); i += 8) {
     std::uint64_t w = 0;
     std::memcpy(&w, text.data() + i, 8);
     nul = nul || zeroBytes(w) != 0;
-    h = mix(h, w);
+    h = mixWord(h, w);
   }
   if (i < text.size()) {
     std::uint64_t w = ~std::uint64_t{0};  // the padding is never a NUL
     std::memcpy(&w, text.data() + i, text.size() - i);
     nul = nul || zeroBytes(w) != 0;
-    h = mix(h, w);
+    h = mixWord(h, w);
   }
-  return mix(h, text.size());  // the part's length ends it: parts cannot run into each other
+  return mixWord(h, text.size());  // the part's length ends it: parts cannot run into each other
 }
 
 }  // namespace
 
+// Identities with a NUL inside a part are hashed and compared joined: only they can join to
+// the same bytes as an identity cut differently (and then both have one).
 Store::Identity::Identity(std::string_view group, std::string_view kind,
                           std::string_view namespace_, std::string_view name, std::string_view mesh)
     : parts{group, kind, namespace_, name, mesh}, hash(0) {
   bool nul = false;
-  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t h = kHashSeed;
   for (std::string_view p : parts) h = mixPart(h, p, nul);
   if (nul) {
     hash = std::hash<std::string>()(joined());

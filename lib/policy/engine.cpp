@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "lib/model/hash.h"
 #include "lib/model/parallel.h"
 #include "lib/policy/family.h"
 
@@ -355,8 +356,20 @@ std::vector<AncestorRef> ancestorsOf(const Target& target, const PolicyModel& mo
 }
 
 namespace {
+
 Effective effectiveFor(const Profile& profile, const Path& path,
-                       const std::vector<Contribution>& contributions);
+                       const std::vector<Contribution>& contributions) {
+  switch (profile.family) {
+    case Family::GatewayApi:
+      return gatewayapi::effective(profile, path, contributions);
+    case Family::Kuadrant:
+      return kuadrant::effective(profile, path, contributions);
+    case Family::EnvoyGateway:
+      return envoygateway::effective(profile, path, contributions);
+  }
+  return {};
+}
+
 }  // namespace
 
 // The merges already made, by what decides them: every family's effective() reads of its
@@ -386,11 +399,8 @@ class EffectiveMemo {
   using Key = std::vector<std::uintptr_t>;
   struct KeyHash {
     std::size_t operator()(const Key& k) const {
-      std::uint64_t h = 0x9E3779B97F4A7C15ULL;
-      for (std::uintptr_t w : k) {
-        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-        h ^= h >> 32;
-      }
+      std::uint64_t h = pg::model::kHashSeed;
+      for (std::uintptr_t w : k) h = pg::model::mixWord(h, w);
       return static_cast<std::size_t>(h);
     }
   };
@@ -577,18 +587,6 @@ void dedupe(std::vector<Path>& paths) {
   paths = std::move(unique);
 }
 
-Effective effectiveFor(const Profile& profile, const Path& path,
-                       const std::vector<Contribution>& contributions) {
-  switch (profile.family) {
-    case Family::GatewayApi:
-      return gatewayapi::effective(profile, path, contributions);
-    case Family::Kuadrant:
-      return kuadrant::effective(profile, path, contributions);
-    case Family::EnvoyGateway:
-      return envoygateway::effective(profile, path, contributions);
-  }
-  return {};
-}
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 #include <unordered_map>
@@ -14,6 +15,7 @@
 #include "lib/cel/direct.h"
 #include "lib/cel/reads.h"
 #include "lib/schema/defaults.h"
+#include "lib/model/hash.h"
 #include "lib/model/parallel.h"
 #include "lib/model/quote.h"
 #include "lib/yaml/parser.h"
@@ -317,36 +319,28 @@ class PassedRules {
     std::uint64_t b = 0;
   };
 
-  // The key of `value` under `s`; false when it is not worth remembering (too large, or the
-  // node's values seldom repeat).
-  bool keyOf(const Node& s, yaml::NodeRef value, Key& key) {
+  // Whether a value that agrees with `value` on what the rules of `s` read passed them before;
+  // `key` is then its key, for insert(). Nothing when it is not worth remembering (too large,
+  // or the node's values seldom come back).
+  std::optional<bool> passedBefore(const Node& s, yaml::NodeRef value, Key& key) {
     NodeInfo& info = infoOf(s);
-    if (info.off) return false;
+    if (info.off) return std::nullopt;
     Hasher h;
     h.word(reinterpret_cast<std::uintptr_t>(&s));
     int budget = kMaxScalars;
     if (info.analysed) {
-      if (!h.project(value, info.reads, budget)) return false;
+      if (!h.project(value, info.reads, budget)) return std::nullopt;
     } else {
       // A value over many lines is large: not worth hashing whole (and rarely repeated).
-      if (value.end().line - value.start().line > kMaxLines) return false;
-      if (!h.node(value, budget)) return false;
+      if (value.end().line - value.start().line > kMaxLines) return std::nullopt;
+      if (!h.node(value, budget)) return std::nullopt;
     }
     key = h.key;
-    current_ = &info;
-    return true;
-  }
-
-  // Whether the value of the last keyOf() passed before.
-  bool contains(const Key& key) {
     bool found = find(key);
-    if (current_ != nullptr) {
-      NodeInfo& info = *current_;
-      ++info.lookups;
-      if (found) ++info.hits;
-      // Seldom met again (as a path match holding the route's own path): stop hashing.
-      if (info.lookups >= kTrialLookups && info.hits * kMinHitRatio < info.lookups) info.off = true;
-    }
+    ++info.lookups;
+    if (found) ++info.hits;
+    // Seldom met again (as a path match holding the route's own path): stop hashing.
+    if (info.lookups >= kTrialLookups && info.hits * kMinHitRatio < info.lookups) info.off = true;
     return found;
   }
 
@@ -409,10 +403,9 @@ class PassedRules {
 
   // Two independent multiply-xorshift lanes over 64-bit words.
   struct Hasher {
-    Key key{0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL};
+    Key key{model::kHashSeed, 0xC2B2AE3D27D4EB4FULL};
     void word(std::uint64_t w) {
-      key.a = (key.a ^ w) * 0xFF51AFD7ED558CCDULL;
-      key.a ^= key.a >> 32;
+      key.a = model::mixWord(key.a, w);
       key.b = (key.b + w) * 0xC4CEB9FE1A85EC53ULL;
       key.b ^= key.b >> 29;
     }
@@ -500,7 +493,6 @@ class PassedRules {
   std::vector<Key> table_;
   std::size_t used_ = 0;
   std::unordered_map<const Node*, NodeInfo> nodes_;
-  NodeInfo* current_ = nullptr;
 };
 
 struct Segment {
@@ -535,13 +527,7 @@ class Walker {
 
   void object(const Node& root) {
     yaml::NodeRef obj = object_.node;
-    // Top-level fields other than metadata and status, which the API server does not default
-    // from the kind's schema here (metadata is ObjectMeta's; status is a subresource).
-    if (defaults_ != nullptr && root.hasDefaults)
-      for (const auto& [name, property] : root.properties)
-        if (property->defaultValue && name != "metadata" && name != "status" &&
-            name != "apiVersion" && name != "kind" && !obj.keyNode(name))
-          defaults_->push_back({obj, name, property});
+    noteDefaults(obj, root, true);
     for (auto [key, value] : obj.entries()) {
       std::string_view k = key.str();
       if (k == "apiVersion" || k == "kind") continue;
@@ -588,6 +574,20 @@ class Walker {
     v.message = v.path + ": " + message;
     v.suggestion = std::move(suggestion);
     out_.push_back(std::move(v));
+  }
+
+  // Notes the defaulted fields `map` leaves out, when defaults are collected. At the top level
+  // (`object`), not those the API server does not default from the kind's schema: metadata
+  // is ObjectMeta's and status a subresource.
+  void noteDefaults(yaml::NodeRef map, const Node& s, bool object) {
+    if (defaults_ == nullptr || !s.hasDefaults) return;
+    for (const auto& [name, property] : s.properties) {
+      if (!property->defaultValue || map.keyNode(name)) continue;
+      if (object && (name == "metadata" || name == "status" || name == "apiVersion" ||
+                     name == "kind"))
+        continue;
+      defaults_->push_back({map, name, property});
+    }
   }
 
   void invalid(yaml::NodeRef value, const std::string& why) {
@@ -764,8 +764,10 @@ class Walker {
   // `key`: the field's key, where a finding about the whole field points (none for a list
   // item: the item itself).
   void celRules(yaml::NodeRef key, yaml::NodeRef value, const Node& s) {
-    bool remember = passed_ != nullptr && passed_->keyOf(s, value, passedKey_);
-    if (remember && passed_->contains(passedKey_)) return;
+    std::optional<bool> before =
+        passed_ != nullptr ? passed_->passedBefore(s, value, passedKey_) : std::nullopt;
+    if (before.value_or(false)) return;
+    bool remember = before.has_value();
     std::size_t failed = cel_.size();
     TreeSource source;
     cel::Value built;  // `self` as a Value, built only for a rule the direct path leaves
@@ -833,10 +835,7 @@ class Walker {
   }
 
   void mapping(yaml::NodeRef map, const Node& s) {
-    if (defaults_ != nullptr && s.hasDefaults)
-      for (const auto& [name, property] : s.properties)
-        if (property->defaultValue && !map.keyNode(name))
-          defaults_->push_back({map, name, property});
+    noteDefaults(map, s, false);
     bool open = s.preserveUnknown ||
                 (s.type == Type::Any && s.properties.empty() && !s.additionalProperties);
     for (auto [key, value] : map.entries()) {

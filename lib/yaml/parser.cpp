@@ -276,10 +276,10 @@ class TreeBuilder {
   bool applyMergeKeys(std::size_t first);
   void startDocument(const yaml_event_t& e);
   void endDocument(const yaml_event_t& e);
-  bool isMergeKey(std::uint32_t node) const {
-    const Node& k = tree_.nodes_[node];
+  bool isMergeKey(const Node& k) const {
     return k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && scalarText(k) == "<<";
   }
+  bool isMergeKey(std::uint32_t node) const { return isMergeKey(tree_.nodes_[node]); }
   // Whether the next child is the value of a `<<` key, or an item of a list that is.
   bool isMergeValue() const {
     auto valueOfMergeKey = [&](std::size_t level) {
@@ -602,8 +602,8 @@ bool TreeBuilder::closeContainer(const yaml_event_t& e) {
 
 bool TreeBuilder::reportDuplicateKeys(std::size_t first) {
   const std::size_t pairs = (pending_.size() - first) / 2;
-  // The keys' texts, read once; a merge key (`<<`) or a key that is not a scalar is left out
-  // (null data) and noted.
+  // The keys' texts, read once. A merge key (`<<`) or a key that is not a scalar is left out
+  // with a null view: a scalar's text points into the tree's buffers, never at null.
   constexpr std::size_t kSmall = 16;
   std::array<std::string_view, kSmall> small;
   std::vector<std::string_view> large;
@@ -613,13 +613,10 @@ bool TreeBuilder::reportDuplicateKeys(std::size_t first) {
   for (std::size_t i = 0; i < pairs; ++i) {
     const Node& k = tree_.nodes_[pending_[first + i * 2]];
     keys[i] = {};
-    if (k.kind != NodeKind::Scalar) continue;
-    std::string_view text = scalarText(k);
-    if (k.style == ScalarStyle::Plain && text == "<<") {
+    if (isMergeKey(k))
       hasMerge = true;
-      continue;
-    }
-    keys[i] = text.empty() ? std::string_view("", 0) : text;
+    else if (k.kind == NodeKind::Scalar)
+      keys[i] = scalarText(k);
   }
   auto report = [&](std::size_t pair) {
     const Node& dup = tree_.nodes_[pending_[first + pair * 2]];
@@ -631,7 +628,7 @@ bool TreeBuilder::reportDuplicateKeys(std::size_t first) {
     for (std::size_t i = 1; i < pairs; ++i) {
       if (keys[i].data() == nullptr) continue;
       for (std::size_t j = 0; j < i; ++j) {
-        if (keys[j].data() != nullptr && keys[j].size() == keys[i].size() && keys[j] == keys[i]) {
+        if (keys[j].data() != nullptr && keys[j] == keys[i]) {
           report(i);
           break;
         }
@@ -661,8 +658,7 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
   for (std::size_t i = 0; i < pairs; ++i) {
     std::uint32_t key = pending_[first + i * 2];
     std::uint32_t value = pending_[first + i * 2 + 1];
-    const Node& k = tree_.nodes_[key];
-    if (k.kind == NodeKind::Scalar && k.style == ScalarStyle::Plain && scalarText(k) == "<<") {
+    if (isMergeKey(key)) {
       const Node& v = tree_.nodes_[value];
       if (v.kind == NodeKind::Mapping) {
         sources.emplace_back(value, key);
