@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <utility>
 
 namespace pg::model {
@@ -64,8 +65,15 @@ bool isBuiltinClusterScoped(std::string_view group, std::string_view kind) {
       {"policy", "PodSecurityPolicy"},
       {"node.k8s.io", "RuntimeClass"},
   }};
+  // Asked for every reference resolved: most kinds are ruled out by their length alone.
+  static constexpr std::uint64_t kLengths = [] {
+    std::uint64_t mask = 0;
+    for (const auto& k : kKinds) mask |= std::uint64_t{1} << k.second.size();
+    return mask;
+  }();
+  if (kind.size() >= 64 || (kLengths & (std::uint64_t{1} << kind.size())) == 0) return false;
   return std::any_of(kKinds.begin(), kKinds.end(),
-                     [&](const auto& k) { return k.first == group && k.second == kind; });
+                     [&](const auto& k) { return k.second == kind && k.first == group; });
 }
 
 }  // namespace pg::model

@@ -11,6 +11,7 @@ namespace pg::policy::linkerd {
 namespace {
 
 using detail::text;
+using detail::view;
 
 bool fail(Problem* problem, yaml::NodeRef at, std::string message, bool refused = true) {
   if (problem) *problem = {at, std::move(message), refused};
@@ -20,16 +21,17 @@ bool fail(Problem* problem, yaml::NodeRef at, std::string message, bool refused 
 // Header and query parameter matches: `type` Exact (the default) or RegularExpression.
 bool readValueMatches(yaml::NodeRef list, std::vector<StringMatch>& out, Problem* problem) {
   for (yaml::NodeRef m : list.items()) {
-    std::string type = m.get("type") ? text(m.get("type")) : "Exact";
+    yaml::NodeRef typeNode = m.get("type");
+    std::string_view type = typeNode ? view(typeNode) : "Exact";
     StringMatch match;
-    match.name = text(m.get("name"));
-    match.value = text(m.get("value"));
     if (type == "Exact")
       match.kind = "exact";
     else if (type == "RegularExpression")
       match.kind = "regex";
     else
-      return fail(problem, m.get("type"), "unknown match type \"" + type + "\"");
+      return fail(problem, typeNode, "unknown match type \"" + std::string(type) + "\"");
+    match.name = text(m.get("name"));
+    match.value = text(m.get("value"));
     out.push_back(std::move(match));
   }
   return true;
@@ -37,22 +39,24 @@ bool readValueMatches(yaml::NodeRef list, std::vector<StringMatch>& out, Problem
 
 bool readPath(yaml::NodeRef path, std::optional<StringMatch>& out, Problem* problem) {
   if (!path) return true;
-  std::string type = path.get("type") ? text(path.get("type")) : "PathPrefix";
-  std::string value = path.get("value") ? text(path.get("value")) : "/";
+  yaml::NodeRef typeNode = path.get("type");
+  yaml::NodeRef valueNode = path.get("value");
+  std::string_view type = typeNode ? view(typeNode) : "PathPrefix";
+  std::string_view value = valueNode ? view(valueNode) : "/";
   StringMatch m;
-  m.value = value;
   if (type == "Exact" || type == "PathPrefix") {
-    m.kind = type == "Exact" ? "exact" : "prefix";
     if (value.empty() || value.front() != '/')
-      return fail(problem, path.get("value") ? path.get("value") : path,
-                  "path \"" + value +
+      return fail(problem, valueNode ? valueNode : path,
+                  "path \"" + std::string(value) +
                       "\" is relative: Linkerd accepts only absolute paths "
                       "(starting with /)");
+    m.kind = type == "Exact" ? "exact" : "prefix";
   } else if (type == "RegularExpression") {
     m.kind = "regex";
   } else {
-    return fail(problem, path.get("type"), "unknown path match type \"" + type + "\"");
+    return fail(problem, typeNode, "unknown path match type \"" + std::string(type) + "\"");
   }
+  m.value = value;
   out = std::move(m);
   return true;
 }

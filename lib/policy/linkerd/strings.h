@@ -10,9 +10,10 @@
 namespace pg::policy::linkerd::detail {
 
 // A scalar's text; empty for anything else (missing, null, a mapping).
-inline std::string text(yaml::NodeRef n) {
-  return n.isScalar() && !n.isNull() ? std::string(n.str()) : std::string();
+inline std::string_view view(yaml::NodeRef n) {
+  return n.isScalar() && !n.isNull() ? n.str() : std::string_view();
 }
+inline std::string text(yaml::NodeRef n) { return std::string(view(n)); }
 
 // ASCII lower case, as Rust's `to_ascii_lowercase`: no locale, no call per character.
 constexpr char lowerAscii(char c) {
