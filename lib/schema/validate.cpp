@@ -187,6 +187,13 @@ std::optional<double> numericValue(yaml::NodeRef value) {
   return v;
 }
 
+// A bound as the messages write it: 100, not 100.000000.
+std::string boundText(double b) {
+  if (b == std::floor(b) && std::fabs(b) < 1e15)
+    return std::to_string(static_cast<std::int64_t>(b));
+  return std::to_string(b);
+}
+
 bool belowMinimum(const Node& s, double v) {
   return s.minimum && (s.exclusiveMinimum ? v <= *s.minimum : v < *s.minimum);
 }
@@ -334,18 +341,20 @@ std::string describe(const Node& s, unsigned depth) {
   if (s.intOrString) {
     parts.emplace_back("is an integer or a string");
   } else if (s.type != Type::Any) {
-    constexpr const char* kNames[] = {"", "an object", "an array", "a string", "an integer",
-                                      "a number", "a boolean"};
+    constexpr const char* kNames[] = {"",           "an object", "an array", "a string",
+                                      "an integer", "a number",  "a boolean"};
     parts.push_back(std::string("is ") + kNames[static_cast<int>(s.type)]);
   }
   if (s.enumValues.size() == 1) parts.push_back("is " + quotedList(s.enumValues));
   if (s.enumValues.size() > 1) parts.push_back("is one of " + quotedList(s.enumValues));
   if (!s.pattern.empty()) parts.push_back("matches '" + std::string(s.pattern) + "'");
   if (!s.format.empty()) parts.push_back("has format " + std::string(s.format));
-  if (s.minLength) parts.push_back("is at least " + std::to_string(*s.minLength) + " characters long");
-  if (s.maxLength) parts.push_back("is at most " + std::to_string(*s.maxLength) + " characters long");
-  if (s.minimum) parts.push_back("is at least " + std::to_string(*s.minimum));
-  if (s.maximum) parts.push_back("is at most " + std::to_string(*s.maximum));
+  if (s.minLength)
+    parts.push_back("is at least " + std::to_string(*s.minLength) + " characters long");
+  if (s.maxLength)
+    parts.push_back("is at most " + std::to_string(*s.maxLength) + " characters long");
+  if (s.minimum) parts.push_back("is at least " + boundText(*s.minimum));
+  if (s.maximum) parts.push_back("is at most " + boundText(*s.maximum));
   if (s.minItems) parts.push_back("has at least " + std::to_string(*s.minItems) + " items");
   if (s.maxItems) parts.push_back("has at most " + std::to_string(*s.maxItems) + " items");
   if (s.minProperties)
@@ -359,8 +368,7 @@ std::string describe(const Node& s, unsigned depth) {
   }
   if (s.items != nullptr) parts.push_back("every item " + describe(*s.items, depth + 1));
   if (!s.allOf.empty()) parts.push_back(describeAlternatives(s.allOf, " and ", depth));
-  if (!s.anyOf.empty())
-    parts.push_back("(" + describeAlternatives(s.anyOf, " or ", depth) + ")");
+  if (!s.anyOf.empty()) parts.push_back("(" + describeAlternatives(s.anyOf, " or ", depth) + ")");
   if (!s.oneOf.empty())
     parts.push_back("exactly one of (" + describeAlternatives(s.oneOf, "; ", depth) + ")");
   if (s.notSchema != nullptr) {
@@ -884,8 +892,8 @@ class Walker {
         junctorError(value,
                      "must validate one and only one schema (oneOf). Found " + std::to_string(n) +
                          " valid alternatives",
-                     "it matches alternatives " + which + "; make it match exactly one of: " +
-                         numbered(s.oneOf));
+                     "it matches alternatives " + which +
+                         "; make it match exactly one of: " + numbered(s.oneOf));
       }
     }
     if (s.notSchema != nullptr && satisfies(value, *s.notSchema, &s, 1))
@@ -898,8 +906,7 @@ class Walker {
   void junctorError(yaml::NodeRef value, std::string_view what, std::string advice) {
     std::string path = pathText();
     report(Code::InvalidValue, value,
-           "Invalid value: " + quoted(value) + ": " + model::quoted(path) + " " +
-               std::string(what),
+           "Invalid value: " + quoted(value) + ": " + model::quoted(path) + " " + std::string(what),
            std::move(advice));
   }
 
@@ -925,8 +932,7 @@ class Walker {
     // Keep the new ones that say something new (two alternatives often repeat one enum).
     auto repeated = [&](std::size_t i) {
       for (std::size_t j = 0; j < i; ++j)
-        if (out_[j].message == out_[i].message && out_[j].location == out_[i].location)
-          return true;
+        if (out_[j].message == out_[i].message && out_[j].location == out_[i].location) return true;
       return false;
     };
     std::size_t kept = before;
@@ -1272,17 +1278,12 @@ class Walker {
                            quoted(value));
     } else if (std::optional<double> number = numericValue(value)) {
       double v = *number;
-      auto bound = [](double b) {
-        if (b == std::floor(b) && std::fabs(b) < 1e15)
-          return std::to_string(static_cast<std::int64_t>(b));
-        return std::to_string(b);
-      };
       if (belowMinimum(s, v))
         invalid(value, pathText() + " in body should be greater than " +
-                           (s.exclusiveMinimum ? "" : "or equal to ") + bound(*s.minimum));
+                           (s.exclusiveMinimum ? "" : "or equal to ") + boundText(*s.minimum));
       if (aboveMaximum(s, v))
         invalid(value, pathText() + " in body should be less than " +
-                           (s.exclusiveMaximum ? "" : "or equal to ") + bound(*s.maximum));
+                           (s.exclusiveMaximum ? "" : "or equal to ") + boundText(*s.maximum));
       if (!s.format.empty() && !formatOk(s.format, value))
         invalid(value, pathText() + " in body must be of type " + std::string(s.format) + ": " +
                            quoted(value));
@@ -1302,7 +1303,7 @@ class Walker {
   // "some validation rules were not checked because the object was invalid". Failed rules
   // wait in `cel_` until the object is known to have none of these.
   bool blocking_ = false;
-  yaml::NodeRef key_;  // the key of the field walk() is called on, if it has one
+  yaml::NodeRef key_;       // the key of the field walk() is called on, if it has one
   bool inJunctor_ = false;  // reporting an allOf alternative's errors (allOfErrors)
   std::vector<DefaultEntry>* defaults_ = nullptr;
   std::vector<Violation> cel_;

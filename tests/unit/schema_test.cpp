@@ -517,8 +517,7 @@ TEST_CASE("allOf: each failing alternative reports in its own words") {
         "spec.all: Invalid value: \"AB\": spec.all in body should match '^[a-z]+$'");
   Result both = choice("  all: ABCDE\n");
   REQUIRE(both.violations.size() == 2);
-  CHECK(both.violations[1].message ==
-        "spec.all: Too long: may not be more than 3 bytes");
+  CHECK(both.violations[1].message == "spec.all: Too long: may not be more than 3 bytes");
   CHECK(both.refused.back());
 }
 
