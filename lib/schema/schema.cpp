@@ -176,6 +176,14 @@ class Compiler {
         for (yaml::NodeRef m : value.items()) n.mapKeys.push_back(m.str());
       } else if (k == "x-kubernetes-validations") {
         for (yaml::NodeRef r : value.items()) n.rules.push_back(compileRule(r));
+      } else if (k == "allOf" || k == "anyOf" || k == "oneOf") {
+        std::vector<const Node*>& list = k == "allOf" ? n.allOf : k == "anyOf" ? n.anyOf : n.oneOf;
+        for (yaml::NodeRef alternative : value.items())
+          list.push_back(compile(alternative, depth + 1));
+        n.junctors = n.junctors || !list.empty();
+      } else if (k == "not") {
+        n.notSchema = compile(value, depth + 1);
+        n.junctors = true;
       }
     }
     std::sort(n.properties.begin(), n.properties.end(),

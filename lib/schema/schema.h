@@ -72,6 +72,12 @@ struct Node {
   std::vector<std::string_view> mapKeys;  // x-kubernetes-list-map-keys
   yaml::NodeRef defaultValue;
   std::vector<CelRule> rules;
+  // allOf, anyOf, oneOf and not: value validations checked against the value as it is (a
+  // structural schema's junctors add constraints, never structure). Each alternative is a
+  // node of its own; `junctors` says whether any is set, so most values skip them at once.
+  std::vector<const Node*> allOf, anyOf, oneOf;
+  const Node* notSchema = nullptr;
+  bool junctors = false;
 
   const Node* property(std::string_view name) const;
 };

@@ -177,6 +177,230 @@ bool prunedNull(yaml::NodeRef n) {
   return n.isScalar() && n.isNull() && n.style() == yaml::ScalarStyle::Plain;
 }
 
+// A scalar's number, for bounds: none for null, a boolean or text that is not a number.
+std::optional<double> numericValue(yaml::NodeRef value) {
+  if (value.isNull() || value.asBool()) return std::nullopt;
+  if (std::optional<std::int64_t> i = value.asInt()) return static_cast<double>(*i);
+  std::string_view text = value.str();
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc()) return std::nullopt;
+  return v;
+}
+
+// A bound as the messages write it: 100, not 100.000000.
+std::string boundText(double b) {
+  if (b == std::floor(b) && std::fabs(b) < 1e15)
+    return std::to_string(static_cast<std::int64_t>(b));
+  return std::to_string(b);
+}
+
+bool belowMinimum(const Node& s, double v) {
+  return s.minimum && (s.exclusiveMinimum ? v <= *s.minimum : v < *s.minimum);
+}
+
+bool aboveMaximum(const Node& s, double v) {
+  return s.maximum && (s.exclusiveMaximum ? v >= *s.maximum : v > *s.maximum);
+}
+
+// `isString`: the value is a string (the caller knows already; asking again parses it).
+bool inEnum(const Node& s, yaml::NodeRef value, bool isString) {
+  for (yaml::NodeRef e : s.enumValues)
+    if (e.str() == value.str() && e.isString() == isString) return true;
+  return false;
+}
+
+// Whether `value` has the type `s` declares (any value when it declares none).
+bool hasType(yaml::NodeRef value, const Node& s) {
+  if (s.intOrString) return value.isScalar() && (value.isString() || value.asInt());
+  switch (s.type) {
+    case Type::Object:
+      return value.isMapping();
+    case Type::Array:
+      return value.isSequence();
+    case Type::String:
+      return value.isScalar() && value.isString();
+    case Type::Integer:
+      return value.isScalar() && value.asInt() && !value.isString();
+    case Type::Number:
+      return isNumber(value);
+    case Type::Boolean:
+      return value.isScalar() && value.asBool() && !value.isString();
+    case Type::Any:
+      return true;
+  }
+  return true;
+}
+
+bool satisfiesJunctors(yaml::NodeRef value, const Node& s, const Node* outer, unsigned depth);
+
+// Whether `value` meets the value validations of `s`, an alternative under allOf, anyOf,
+// oneOf or not, as the API server checks it: on the value as it is after defaulting (an
+// absent field the structural schema `outer` defaults counts with its default), without
+// allocating. Unknown fields are no concern of an alternative (it adds constraints only).
+bool satisfies(yaml::NodeRef value, const Node& s, const Node* outer, unsigned depth) {
+  if (depth > 64) return true;  // deeper than any real schema: not judged
+  if (!hasType(value, s)) return false;
+  if (value.isMapping()) {
+    for (std::string_view r : s.required) {
+      yaml::NodeRef v = value.get(r);
+      if (v && !prunedNull(v)) continue;
+      const Node* property = outer != nullptr ? outer->property(r) : nullptr;
+      if (property == nullptr || !property->defaultValue) return false;
+    }
+    auto n = static_cast<std::int64_t>(value.size());
+    if ((s.maxProperties && n > *s.maxProperties) || (s.minProperties && n < *s.minProperties))
+      return false;
+    for (const auto& [name, sub] : s.properties) {
+      yaml::NodeRef v = value.get(name);
+      const Node* property = outer != nullptr ? outer->property(name) : nullptr;
+      if (!v || prunedNull(v)) {
+        if (property == nullptr || !property->defaultValue) continue;
+        v = property->defaultValue;
+      }
+      if (!satisfies(v, *sub, property, depth + 1)) return false;
+    }
+    if (s.additionalProperties != nullptr) {
+      const Node* values = outer != nullptr ? outer->additionalProperties : nullptr;
+      for (auto [key, v] : value.entries())
+        if (s.property(key.str()) == nullptr && !prunedNull(v) &&
+            !satisfies(v, *s.additionalProperties, values, depth + 1))
+          return false;
+    }
+  } else if (value.isSequence()) {
+    auto n = static_cast<std::int64_t>(value.size());
+    if ((s.maxItems && n > *s.maxItems) || (s.minItems && n < *s.minItems)) return false;
+    if (s.items != nullptr) {
+      const Node* items = outer != nullptr ? outer->items : nullptr;
+      for (yaml::NodeRef item : value.items())
+        if (!prunedNull(item) && !satisfies(item, *s.items, items, depth + 1)) return false;
+    }
+  } else if (value.isScalar()) {
+    bool isString = value.isString();
+    if (!s.enumValues.empty() && !inEnum(s, value, isString)) return false;
+    if (isString) {
+      std::string_view text = value.str();
+      if (s.maxLength || s.minLength) {
+        auto length = static_cast<std::int64_t>(characters(text));
+        if ((s.maxLength && length > *s.maxLength) || (s.minLength && length < *s.minLength))
+          return false;
+      }
+      if (s.regex && !RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *s.regex))
+        return false;
+      if (!s.format.empty() && !formatOk(s.format, value)) return false;
+    } else if (std::optional<double> v = numericValue(value)) {
+      if (belowMinimum(s, *v) || aboveMaximum(s, *v)) return false;
+      if (!s.format.empty() && !formatOk(s.format, value)) return false;
+    }
+  }
+  return !s.junctors || satisfiesJunctors(value, s, outer, depth);
+}
+
+// How many of `alternatives` `value` satisfies, stopping once it reaches `enough`.
+std::size_t countSatisfied(yaml::NodeRef value, const std::vector<const Node*>& alternatives,
+                           const Node* outer, unsigned depth, std::size_t enough) {
+  std::size_t n = 0;
+  for (const Node* a : alternatives)
+    if (satisfies(value, *a, outer, depth + 1) && ++n >= enough) break;
+  return n;
+}
+
+bool satisfiesJunctors(yaml::NodeRef value, const Node& s, const Node* outer, unsigned depth) {
+  if (countSatisfied(value, s.allOf, outer, depth, s.allOf.size() + 1) != s.allOf.size())
+    return false;
+  if (!s.anyOf.empty() && countSatisfied(value, s.anyOf, outer, depth, 1) == 0) return false;
+  if (!s.oneOf.empty() && countSatisfied(value, s.oneOf, outer, depth, 2) != 1) return false;
+  return s.notSchema == nullptr || !satisfies(value, *s.notSchema, outer, depth + 1);
+}
+
+// What an alternative asks of a value, for the advice of a finding: `sets podSelector`,
+// `type is "IPAddress" and value (has format ipv4 or has format ipv6)`.
+std::string describe(const Node& s, unsigned depth = 0);
+
+std::string quotedList(const std::vector<yaml::NodeRef>& values) {
+  std::string out;
+  for (yaml::NodeRef e : values) {
+    if (!out.empty()) out += ", ";
+    out += e.isString() ? model::quoted(e.str()) : std::string(e.str());
+  }
+  return out;
+}
+
+std::string describeAlternatives(const std::vector<const Node*>& alternatives,
+                                 std::string_view separator, unsigned depth) {
+  std::string out;
+  for (const Node* a : alternatives) {
+    if (!out.empty()) out += separator;
+    out += describe(*a, depth + 1);
+  }
+  return out;
+}
+
+std::string describe(const Node& s, unsigned depth) {
+  if (depth > 8) return "...";
+  std::vector<std::string> parts;
+  if (s.intOrString) {
+    parts.emplace_back("is an integer or a string");
+  } else if (s.type != Type::Any) {
+    constexpr const char* kNames[] = {"",           "an object", "an array", "a string",
+                                      "an integer", "a number",  "a boolean"};
+    parts.push_back(std::string("is ") + kNames[static_cast<int>(s.type)]);
+  }
+  if (s.enumValues.size() == 1) parts.push_back("is " + quotedList(s.enumValues));
+  if (s.enumValues.size() > 1) parts.push_back("is one of " + quotedList(s.enumValues));
+  if (!s.pattern.empty()) parts.push_back("matches '" + std::string(s.pattern) + "'");
+  if (!s.format.empty()) parts.push_back("has format " + std::string(s.format));
+  if (s.minLength)
+    parts.push_back("is at least " + std::to_string(*s.minLength) + " characters long");
+  if (s.maxLength)
+    parts.push_back("is at most " + std::to_string(*s.maxLength) + " characters long");
+  if (s.minimum) parts.push_back("is at least " + boundText(*s.minimum));
+  if (s.maximum) parts.push_back("is at most " + boundText(*s.maximum));
+  if (s.minItems) parts.push_back("has at least " + std::to_string(*s.minItems) + " items");
+  if (s.maxItems) parts.push_back("has at most " + std::to_string(*s.maxItems) + " items");
+  if (s.minProperties)
+    parts.push_back("has at least " + std::to_string(*s.minProperties) + " fields");
+  if (s.maxProperties)
+    parts.push_back("has at most " + std::to_string(*s.maxProperties) + " fields");
+  for (std::string_view r : s.required) parts.push_back("sets " + std::string(r));
+  for (const auto& [name, sub] : s.properties) {
+    std::string what = describe(*sub, depth + 1);
+    if (what != "is anything") parts.push_back(std::string(name) + " " + what);
+  }
+  if (s.items != nullptr) parts.push_back("every item " + describe(*s.items, depth + 1));
+  if (!s.allOf.empty()) parts.push_back(describeAlternatives(s.allOf, " and ", depth));
+  if (!s.anyOf.empty()) parts.push_back("(" + describeAlternatives(s.anyOf, " or ", depth) + ")");
+  if (!s.oneOf.empty())
+    parts.push_back("exactly one of (" + describeAlternatives(s.oneOf, "; ", depth) + ")");
+  if (s.notSchema != nullptr) {
+    const Node& n = *s.notSchema;
+    bool onlyEnum = !n.enumValues.empty() && n.type == Type::Any && !n.junctors &&
+                    n.properties.empty() && n.required.empty() && n.pattern.empty();
+    if (onlyEnum)
+      parts.push_back((n.enumValues.size() == 1 ? "is not " : "is none of ") +
+                      quotedList(n.enumValues));
+    else
+      parts.push_back("is not such that it " + describe(n, depth + 1));
+  }
+  if (parts.empty()) return "is anything";
+  std::string out;
+  for (const std::string& p : parts) {
+    if (!out.empty()) out += " and ";
+    out += p;
+  }
+  return out;
+}
+
+// "(1) sets podSelector; (2) sets externalWorkloadSelector"
+std::string numbered(const std::vector<const Node*>& alternatives) {
+  std::string out;
+  for (std::size_t i = 0; i < alternatives.size(); ++i) {
+    if (i > 0) out += "; ";
+    out += "(" + std::to_string(i + 1) + ") " + describe(*alternatives[i]);
+  }
+  return out;
+}
+
 std::optional<double> toDouble(std::string_view text) {
   double d = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
@@ -585,6 +809,7 @@ class Walker {
       path_.pop_back();
     }
     required(obj, root);
+    if (root.junctors) junctors(obj, root);
     if (!blocking_)
       for (Violation& v : cel_) out_.push_back(std::move(v));
   }
@@ -620,7 +845,7 @@ class Walker {
   // (`object`), not those the API server does not default from the kind's schema: metadata
   // is ObjectMeta's and status a subresource.
   void noteDefaults(yaml::NodeRef map, const Node& s, bool object) {
-    if (defaults_ == nullptr || !s.hasDefaults) return;
+    if (defaults_ == nullptr || !s.hasDefaults || inJunctor_) return;
     for (const auto& [name, property] : s.properties) {
       if (!property->defaultValue || map.keyNode(name)) continue;
       if (object && (name == "metadata" || name == "status" || name == "apiVersion" ||
@@ -635,6 +860,7 @@ class Walker {
   }
 
   void unknown(yaml::NodeRef key, const Node& parent) {
+    if (inJunctor_) return;  // an alternative adds constraints: other fields are no concern of it
     std::vector<std::string_view> names;
     names.reserve(parent.properties.size());
     for (const auto& p : parent.properties) names.push_back(p.first);
@@ -675,7 +901,92 @@ class Walker {
       return;
     }
     yaml::NodeRef key = key_;  // set by the caller; children change it
-    if (structure(value, s) && !s.rules.empty()) celRules(key, value, s);
+    if (!structure(value, s)) return;
+    if (s.junctors) junctors(value, s);
+    if (!s.rules.empty()) celRules(key, value, s);
+  }
+
+  // allOf, anyOf, oneOf and not on `value` (of the type `s` declares), in the words of the
+  // API server's validator (kube-openapi validate/schema_messages.go); `s` is the value's
+  // structural node, whose defaults count for absent fields. Nothing is built unless one
+  // fails.
+  void junctors(yaml::NodeRef value, const Node& s) {
+    if (!s.allOf.empty() &&
+        countSatisfied(value, s.allOf, &s, 0, s.allOf.size() + 1) != s.allOf.size())
+      allOfErrors(value, s);
+    if (!s.anyOf.empty() && countSatisfied(value, s.anyOf, &s, 0, 1) == 0)
+      junctorError(value, "must validate at least one schema (anyOf)",
+                   "make it match at least one of: " + numbered(s.anyOf));
+    if (!s.oneOf.empty()) {
+      std::size_t n = countSatisfied(value, s.oneOf, &s, 0, s.oneOf.size());
+      if (n == 0) {
+        junctorError(value, "must validate one and only one schema (oneOf). Found none valid",
+                     "make it match exactly one of: " + numbered(s.oneOf));
+      } else if (n > 1) {
+        std::string which;
+        for (std::size_t i = 0; i < s.oneOf.size(); ++i) {
+          if (!satisfies(value, *s.oneOf[i], &s, 1)) continue;
+          if (!which.empty()) which += ", ";
+          which += std::to_string(i + 1);
+        }
+        junctorError(value,
+                     "must validate one and only one schema (oneOf). Found " + std::to_string(n) +
+                         " valid alternatives",
+                     "it matches alternatives " + which +
+                         "; make it match exactly one of: " + numbered(s.oneOf));
+      }
+    }
+    if (s.notSchema != nullptr && satisfies(value, *s.notSchema, &s, 1))
+      junctorError(value, "must not validate the schema (not)",
+                   "change it so that it no longer " + describe(*s.notSchema));
+  }
+
+  // `"spec" must validate ...`, with the field path in front as for every finding (the API
+  // server writes `<nil>: Invalid value: ""` there: the error has no field of its own).
+  void junctorError(yaml::NodeRef value, std::string_view what, std::string advice) {
+    std::string path = pathText();
+    report(Code::InvalidValue, value,
+           "Invalid value: " + quoted(value) + ": " + model::quoted(path) + " " + std::string(what),
+           std::move(advice));
+  }
+
+  // The errors of the allOf alternatives `value` fails, each in the words of its own check
+  // (the alternative's pattern, enum, bounds...), once each; the API server's summary
+  // ("must validate all the schemas (allOf)") when they say nothing more than what the walk
+  // reported already.
+  void allOfErrors(yaml::NodeRef value, const Node& s) {
+    std::size_t before = out_.size();
+    std::size_t failed = 0;
+    bool blocking = blocking_;
+    inJunctor_ = true;
+    for (const Node* a : s.allOf) {
+      if (satisfies(value, *a, &s, 1)) continue;
+      ++failed;
+      yaml::NodeRef key = key_;
+      structure(value, *a);
+      if (a->junctors) junctors(value, *a);
+      key_ = key;
+    }
+    inJunctor_ = false;
+    blocking_ = blocking;
+    // Keep the new ones that say something new (two alternatives often repeat one enum).
+    auto repeated = [&](std::size_t i) {
+      for (std::size_t j = 0; j < i; ++j)
+        if (out_[j].message == out_[i].message && out_[j].location == out_[i].location) return true;
+      return false;
+    };
+    std::size_t kept = before;
+    for (std::size_t i = before; i < out_.size(); ++i) {
+      if (repeated(i)) continue;
+      if (kept != i) out_[kept] = std::move(out_[i]);
+      ++kept;
+    }
+    out_.resize(kept);
+    if (kept == before)
+      junctorError(value,
+                   std::string("must validate all the schemas (allOf)") +
+                       (failed == s.allOf.size() ? ". None validated" : ""),
+                   "make it match every one of: " + numbered(s.allOf));
   }
 
   // The structural checks; false when the value is not of the schema's type (its rules are
@@ -976,10 +1287,7 @@ class Walker {
   // `isString`: the value is a string (the caller knows already; asking again parses it).
   void scalarChecks(yaml::NodeRef value, const Node& s, bool isString) {
     if (!s.enumValues.empty()) {
-      bool found = false;
-      for (yaml::NodeRef e : s.enumValues)
-        if (e.str() == value.str() && e.isString() == isString) found = true;
-      if (!found) {
+      if (!inEnum(s, value, isString)) {
         std::string supported;
         for (yaml::NodeRef e : s.enumValues) {
           if (!supported.empty()) supported += ", ";
@@ -1008,26 +1316,14 @@ class Walker {
       if (!s.format.empty() && !formatOk(s.format, value))
         invalid(value, pathText() + " in body must be of type " + std::string(s.format) + ": " +
                            quoted(value));
-    } else if (!value.isNull() && !value.asBool()) {
-      double v = 0;
-      std::string_view text = value.str();
-      if (std::optional<std::int64_t> i = value.asInt()) {
-        v = static_cast<double>(*i);
-      } else {
-        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-        if (ec != std::errc()) return;
-      }
-      auto bound = [](double b) {
-        if (b == std::floor(b) && std::fabs(b) < 1e15)
-          return std::to_string(static_cast<std::int64_t>(b));
-        return std::to_string(b);
-      };
-      if (s.minimum && (s.exclusiveMinimum ? v <= *s.minimum : v < *s.minimum))
+    } else if (std::optional<double> number = numericValue(value)) {
+      double v = *number;
+      if (belowMinimum(s, v))
         invalid(value, pathText() + " in body should be greater than " +
-                           (s.exclusiveMinimum ? "" : "or equal to ") + bound(*s.minimum));
-      if (s.maximum && (s.exclusiveMaximum ? v >= *s.maximum : v > *s.maximum))
+                           (s.exclusiveMinimum ? "" : "or equal to ") + boundText(*s.minimum));
+      if (aboveMaximum(s, v))
         invalid(value, pathText() + " in body should be less than " +
-                           (s.exclusiveMaximum ? "" : "or equal to ") + bound(*s.maximum));
+                           (s.exclusiveMaximum ? "" : "or equal to ") + boundText(*s.maximum));
       if (!s.format.empty() && !formatOk(s.format, value))
         invalid(value, pathText() + " in body must be of type " + std::string(s.format) + ": " +
                            quoted(value));
@@ -1052,7 +1348,8 @@ class Walker {
   // "some validation rules were not checked because the object was invalid". Failed rules
   // wait in `cel_` until the object is known to have none of these.
   bool blocking_ = false;
-  yaml::NodeRef key_;  // the key of the field walk() is called on, if it has one
+  yaml::NodeRef key_;       // the key of the field walk() is called on, if it has one
+  bool inJunctor_ = false;  // reporting an allOf alternative's errors (allOfErrors)
   std::vector<DefaultEntry>* defaults_ = nullptr;
   std::vector<Violation> cel_;
 };

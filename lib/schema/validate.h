@@ -27,7 +27,8 @@ struct Violation {
   model::Location location;
   std::string message;  // in the API server's words
   std::string path;     // the field path (spec.rules[0].matches), for fingerprints
-  // A field close to an unknown one's name (IN120), "" when none is.
+  // A field close to an unknown one's name (IN120), "" when none is; for a oneOf, anyOf, allOf
+  // or not constraint (IN121), what to do: the alternatives there are.
   std::string suggestion;
 };
 

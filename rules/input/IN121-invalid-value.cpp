@@ -4,7 +4,9 @@ namespace pg::rules {
 namespace {
 
 void check(Context& ctx) {
-  reportSchemaViolations(ctx, schema::Code::InvalidValue, [](const schema::Violation&) {
+  reportSchemaViolations(ctx, schema::Code::InvalidValue, [](const schema::Violation& v) {
+    // A oneOf, anyOf, allOf or not constraint says which alternatives there are.
+    if (!v.suggestion.empty()) return "the API server refuses the object; " + v.suggestion;
     return std::string(
         "the API server refuses the object; write a value the schema allows (type, allowed "
         "values, pattern, format, length and bounds, keys unique in the list)");

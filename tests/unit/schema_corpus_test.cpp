@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <charconv>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +84,18 @@ TEST_CASE("schema corpus: what the API server refuses is refused, in its words")
   CHECK(files >= 15);
 }
 
+// Whether `v` is about a Gateway address whose value the conformance suite replaces.
+bool placeholderAddress(const Checked& c, const Violation& v) {
+  constexpr std::string_view kPrefix = "spec.addresses[";
+  if (!v.path.starts_with(kPrefix) || v.object >= c.file.resources.size()) return false;
+  std::size_t index = 0;
+  std::string_view rest = std::string_view(v.path).substr(kPrefix.size());
+  auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+  if (ec != std::errc() || p == rest.data() + rest.size() || *p != ']') return false;
+  yaml::NodeRef address = c.file.resources[v.object].node.get("spec").get("addresses").at(index);
+  return address.get("value").str().starts_with("PLACEHOLDER_");
+}
+
 TEST_CASE("schema corpus: every Gateway API conformance input passes") {
   fs::path dir = fs::path(PG_SOURCE_DIR) / ".." / "shared" / "oracles" / "gateway-api-conformance";
   if (!fs::exists(dir)) {
@@ -96,6 +109,9 @@ TEST_CASE("schema corpus: every Gateway API conformance input passes") {
     for (const Violation& v : c.result.violations) {
       // The suite substitutes its controller's name for this placeholder before applying.
       if (v.message.find("{GATEWAY_CONTROLLER_NAME}") != std::string::npos) continue;
+      // And its users' addresses for these (gateway-static-addresses.yaml): as written, an
+      // address without a type is an IPAddress one, which "PLACEHOLDER_USABLE_ADDRS" is not.
+      if (placeholderAddress(c, v)) continue;
       FAIL_CHECK(path.string() << ": " << v.message);
     }
   }

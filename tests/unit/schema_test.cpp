@@ -394,5 +394,178 @@ TEST_CASE("CEL: every rule of the built-in schemas is counted and enforced") {
   CHECK(summary.unenforced.empty());
 }
 
+// allOf, anyOf, oneOf and not (a CRD of our own, one field per keyword).
+constexpr const char* kJunctorCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: choices.example.com}
+spec:
+  group: example.com
+  names: {kind: Choice}
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              one:
+                type: object
+                oneOf:
+                - required: [a]
+                - required: [b]
+                properties:
+                  a: {type: string}
+                  b: {type: string}
+              any:
+                type: string
+                anyOf:
+                - pattern: '^x'
+                - maxLength: 2
+              all:
+                type: string
+                allOf:
+                - pattern: '^[a-z]+$'
+                - maxLength: 3
+              no:
+                type: string
+                not: {enum: [forbidden]}
+              nested:
+                type: object
+                oneOf:
+                - properties:
+                    type: {enum: [A]}
+                    v:
+                      anyOf:
+                      - format: ipv4
+                      - format: ipv6
+                - properties:
+                    type:
+                      not: {enum: [A]}
+                properties:
+                  type: {type: string, default: A}
+                  v: {type: string}
+              list:
+                type: array
+                items:
+                  type: object
+                  anyOf:
+                  - required: [a]
+                  - required: [b]
+                  properties:
+                    a: {type: string}
+                    b: {type: string}
+---
+apiVersion: example.com/v1
+kind: Choice
+metadata: {name: c}
+spec:
+)";
+
+Result choice(const std::string& spec) {
+  return check(std::string(kJunctorCrd) + spec);
+}
+
+// The line of the first field under the Choice's spec.
+std::uint32_t firstSpecLine() {
+  std::string_view crd = kJunctorCrd;
+  return static_cast<std::uint32_t>(std::count(crd.begin(), crd.end(), '\n') + 1);
+}
+
+TEST_CASE("oneOf: exactly one alternative must hold") {
+  Result none = choice("  one: {}\n");
+  REQUIRE(none.violations.size() == 1);
+  const Violation& v = none.violations[0];
+  CHECK(v.code == Code::InvalidValue);
+  CHECK(v.message ==
+        "spec.one: Invalid value: \"object\": \"spec.one\" must validate one and only one schema "
+        "(oneOf). Found none valid");
+  CHECK(v.suggestion == "make it match exactly one of: (1) sets a; (2) sets b");
+  CHECK(v.path == "spec.one");
+  CHECK(v.location.start == yaml::Mark{firstSpecLine(), 8});
+  CHECK(none.refused.back());
+
+  CHECK(choice("  one: {a: x}\n").violations.empty());
+  CHECK(choice("  one: {b: y}\n").violations.empty());
+
+  Result two = choice("  one: {a: x, b: y}\n");
+  REQUIRE(two.violations.size() == 1);
+  CHECK(two.violations[0].message.ends_with("(oneOf). Found 2 valid alternatives"));
+  CHECK(two.violations[0].suggestion ==
+        "it matches alternatives 1, 2; make it match exactly one of: (1) sets a; (2) sets b");
+}
+
+TEST_CASE("anyOf: at least one alternative must hold") {
+  CHECK(choice("  any: xyz\n").violations.empty());  // the pattern
+  CHECK(choice("  any: ab\n").violations.empty());   // the length
+  CHECK(choice("  any: xy\n").violations.empty());   // both
+  Result r = choice("  any: abc\n");
+  REQUIRE(r.violations.size() == 1);
+  CHECK(r.violations[0].message ==
+        "spec.any: Invalid value: \"abc\": \"spec.any\" must validate at least one schema (anyOf)");
+  CHECK(r.violations[0].suggestion ==
+        "make it match at least one of: (1) matches '^x'; (2) is at most 2 characters long");
+  CHECK(r.violations[0].location.start == yaml::Mark{firstSpecLine(), 8});
+}
+
+TEST_CASE("allOf: each failing alternative reports in its own words") {
+  CHECK(choice("  all: abc\n").violations.empty());
+  Result pattern = choice("  all: AB\n");
+  REQUIRE(pattern.violations.size() == 1);
+  CHECK(pattern.violations[0].message ==
+        "spec.all: Invalid value: \"AB\": spec.all in body should match '^[a-z]+$'");
+  Result both = choice("  all: ABCDE\n");
+  REQUIRE(both.violations.size() == 2);
+  CHECK(both.violations[1].message == "spec.all: Too long: may not be more than 3 bytes");
+  CHECK(both.refused.back());
+}
+
+TEST_CASE("not: the value must not match") {
+  CHECK(choice("  no: allowed\n").violations.empty());
+  Result r = choice("  no: forbidden\n");
+  REQUIRE(r.violations.size() == 1);
+  CHECK(r.violations[0].message ==
+        "spec.no: Invalid value: \"forbidden\": \"spec.no\" must not validate the schema (not)");
+  CHECK(r.violations[0].suggestion == "change it so that it no longer is \"forbidden\"");
+}
+
+TEST_CASE("nested junctors see defaulted fields, and lists check each item") {
+  CHECK(choice("  nested: {v: 10.0.0.1}\n").violations.empty());  // type defaults to A
+  CHECK(choice("  nested: {type: A, v: '2001:db8::1'}\n").violations.empty());
+  CHECK(choice("  nested: {type: B, v: host}\n").violations.empty());
+  Result r = choice("  nested: {v: host.example.com}\n");
+  REQUIRE(r.violations.size() == 1);
+  CHECK(r.violations[0].message.ends_with("Found none valid"));
+  CHECK(r.violations[0].suggestion ==
+        "make it match exactly one of: (1) type is \"A\" and v (has format ipv4 or has format "
+        "ipv6); (2) type is not \"A\"");
+  Result list = choice("  list: [{a: x}, {}, {b: y}]\n");
+  REQUIRE(list.violations.size() == 1);
+  CHECK(list.violations[0].path == "spec.list[1]");
+  CHECK(list.violations[0].message.ends_with("must validate at least one schema (anyOf)"));
+}
+
+TEST_CASE("junctors compile into the schema nodes") {
+  Result r = choice("  one: {a: x}\n");
+  REQUIRE(r.violations.empty());
+  // The registry the check used is gone; compile the CRD again to look at the nodes.
+  load::FileResult file = load::loadText("crd.yaml", kJunctorCrd, {});
+  REQUIRE(!file.resources.empty());
+  std::unique_ptr<KindSchema> k = compileCrd(file.resources.front().node, "test");
+  REQUIRE(k);
+  const Node* spec = k->versions.front().root->property("spec");
+  REQUIRE(spec);
+  const Node* one = spec->property("one");
+  REQUIRE(one);
+  CHECK(one->junctors);
+  CHECK(one->oneOf.size() == 2);
+  CHECK(spec->property("no")->notSchema != nullptr);
+  CHECK(spec->property("all")->allOf.size() == 2);
+  CHECK(spec->property("any")->anyOf.size() == 2);
+  CHECK_FALSE(spec->junctors);
+  CHECK_FALSE(spec->property("one")->property("a")->junctors);
+}
+
 }  // namespace
 }  // namespace pg::schema
