@@ -171,20 +171,21 @@ std::vector<Provenance> provenanceOf(const Value& value) {
 namespace {
 
 // Depth first, as provenanceOf, without building field paths nobody reads here.
-void collectPolicies(const Value& v, std::vector<const Policy*>& out) {
+void collectPolicies(const Value& v, std::optional<Role> role, std::vector<const Policy*>& out) {
   if (v.isNode()) {
-    if (std::find(out.begin(), out.end(), v.origin.policy) == out.end())
+    if ((!role || v.origin.role == *role) &&
+        std::find(out.begin(), out.end(), v.origin.policy) == out.end())
       out.push_back(v.origin.policy);
     return;
   }
-  for (const auto& entry : v.entries) collectPolicies(entry.second, out);
+  for (const auto& entry : v.entries) collectPolicies(entry.second, role, out);
 }
 
 }  // namespace
 
-std::vector<const Policy*> contributorsOf(const Value& value) {
+std::vector<const Policy*> contributorsOf(const Value& value, std::optional<Role> role) {
   std::vector<const Policy*> out;
-  collectPolicies(value, out);
+  collectPolicies(value, role, out);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // source position; mappings built by merging hold their entries in first-seen order.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,8 +89,8 @@ Value wholeValue(yaml::NodeRef node, const Origin& origin);
 // whole are one entry.
 std::vector<Provenance> provenanceOf(const Value& value);
 
-// Every policy that set some part of the value.
-std::vector<const Policy*> contributorsOf(const Value& value);
+// Every policy that set some part of the value; with `role`, only the parts set in that role.
+std::vector<const Policy*> contributorsOf(const Value& value, std::optional<Role> role = {});
 
 // `a.b` with `key` escaped when it holds a dot (`limits["a.b"]`).
 std::string joinField(const std::string& prefix, std::string_view key);

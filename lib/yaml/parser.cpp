@@ -8,6 +8,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "lib/yaml/bytes.h"
+
 namespace pg::yaml {
 
 namespace {
@@ -539,7 +541,7 @@ void TreeBuilder::setScalarValue(Node& n, const yaml_event_t& e) {
       e.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
     ++at;
   if (at + value.size() <= text.size() &&
-      (value.empty() || std::memcmp(text.data() + at, value.data(), value.size()) == 0)) {
+      detail::sameShortBytes(text.data() + at, value.data(), value.size())) {
     n.first = static_cast<std::uint32_t>(at);
     n.count = static_cast<std::uint32_t>(value.size());
     return;

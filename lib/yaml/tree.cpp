@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "lib/yaml/bytes.h"
+
 namespace pg::yaml {
 
 NodeRef Tree::root(std::size_t document) const {
@@ -135,33 +137,6 @@ std::size_t NodeRef::size() const {
 }
 
 // Called for every field any stage reads: compares lengths before bytes.
-namespace {
-
-// Whether the first and the last `sizeof(Word)` of `n` bytes (n >= sizeof(Word)) at `a` and
-// `b` are equal: for n up to twice the word, all of them.
-template <typename Word>
-inline bool sameEnds(const char* a, const char* b, std::size_t n) {
-  Word x{}, y{}, u{}, v{};
-  std::memcpy(&x, a, sizeof(Word));
-  std::memcpy(&y, b, sizeof(Word));
-  std::memcpy(&u, a + n - sizeof(Word), sizeof(Word));
-  std::memcpy(&v, b + n - sizeof(Word), sizeof(Word));
-  return ((x ^ y) | (u ^ v)) == 0;
-}
-
-// Whether `n` bytes at `a` and `b` are equal: keys are short, and a call to memcmp costs more
-// than comparing them in two overlapping words, which stay within the `n` bytes.
-inline bool sameShortBytes(const char* a, const char* b, std::size_t n) {
-  if (n > 16) return std::memcmp(a, b, n) == 0;
-  if (n >= 8) return sameEnds<std::uint64_t>(a, b, n);
-  if (n >= 4) return sameEnds<std::uint32_t>(a, b, n);
-  for (std::size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
-}  // namespace
-
 std::uint32_t NodeRef::findKey(std::string_view key) const {
   const Node& n = node();
   const std::uint32_t* children = tree_->children_.data() + n.first;
@@ -173,7 +148,7 @@ std::uint32_t NodeRef::findKey(std::string_view key) const {
     if (size == 0) return n.first + i;
     const char* v = tree_->value(k).data();
     // Keys of one mapping mostly differ in their length or first byte.
-    if (v[0] == key[0] && sameShortBytes(v, key.data(), size)) return n.first + i;
+    if (v[0] == key[0] && detail::sameShortBytes(v, key.data(), size)) return n.first + i;
   }
   return kNoKey;
 }

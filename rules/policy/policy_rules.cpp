@@ -124,9 +124,8 @@ std::map<const policy::Policy*, Reach> reachOf(const analysis::Analysis& a) {
         r.reachesRoute = r.reachesRoute || isRoute;
         if (std::find(setters.begin(), setters.end(), p) != setters.end()) ++r.effectiveOn;
       }
-      for (const policy::Provenance& prov : policy::provenanceOf(e.value))
-        if (prov.origin.role == policy::Role::Default)
-          out[prov.origin.policy].defaultTakesEffect = true;
+      for (const policy::Policy* p : policy::contributorsOf(e.value, policy::Role::Default))
+        out[p].defaultTakesEffect = true;
       for (const policy::Overridden& o : e.overridden) {
         Replacement rep{o.by, o.role, o.byRole, relationOf(a.policies, *e.fullPath, o.policy, o.by)};
         // A block replacing an earlier block of the same policy is the merge itself at work
