@@ -120,6 +120,10 @@ constexpr std::array<ListenerRequirement, 2> kIstioListenerRequirements{{
 }};
 // buildTLS: `gateway.istio.io/tls-terminate-mode` ISTIO_SIMPLE or ISTIO_MUTUAL serves the
 // workload certificate; at most two certificateRefs.
+// buildHTTPDestination and buildGRPCDestination: a backendRef's own filters may only modify
+// headers; another type is InvalidFilter.
+constexpr std::array<std::string_view, 2> kIstioBackendRefFilterTypes{"RequestHeaderModifier",
+                                                                      "ResponseHeaderModifier"};
 constexpr std::array<std::string_view, 2> kIstioBuiltinCertificateValues{"ISTIO_SIMPLE",
                                                                         "ISTIO_MUTUAL"};
 
@@ -143,11 +147,19 @@ constexpr ControllerProfile makeIstio() {
   // ServiceEntry need no ReferenceGrant.
   p.unresolvedBackendChoice = UnresolvedBackendChoice::LastDropped;
   p.meshBackendsNeedReferenceGrant = false;
+  // buildHTTPDestination skips a backendRef of weight 0 before building its destination and
+  // reading its filters; a filter other than a header modifier on a backendRef is an error
+  // that ends the translation (ResolvedRefs False, InvalidFilter).
+  p.zeroWeightBackendsResolved = false;
+  p.backendRefFilterTypes = kIstioBackendRefFilterTypes;
   p.protocols = kIstioProtocols;
   p.listenerRequirements = kIstioListenerRequirements;
   p.builtinCertificateOption = "gateway.istio.io/tls-terminate-mode";
   p.builtinCertificateValues = kIstioBuiltinCertificateValues;
   p.maxCertificateRefs = 2;
+  // buildTLS: the certificateRefs that fail are left out while one is usable; with none, the
+  // errors are joined, the first one's reason first.
+  p.anyValidCertificateRefResolves = true;
   // buildTLS: a listener without a `tls` block, or without certificateRefs, is no error.
   p.certificateRefsRequired = false;
   // referenceAllowed: a listener's hostnames are matched before its allowed namespaces and

@@ -106,6 +106,14 @@ struct ControllerProfile {
   // a mesh parent (a Service); false: only for Gateway parents (Istio translates mesh routes
   // without asking, route_collections.go: enforceRefGrant is !mesh).
   bool meshBackendsNeedReferenceGrant = true;
+  // A backendRef of weight 0 is resolved like any other; false: the controller drops it before
+  // resolving it (and before reading its filters), so it never makes ResolvedRefs False
+  // (Istio's buildHTTPDestination and buildGRPCDestination).
+  bool zeroWeightBackendsResolved = true;
+  // The filter types a backendRef's own `filters` may hold; any other answers ResolvedRefs
+  // False with reason InvalidFilter, a refusal that ends the route's translation (Istio's
+  // buildHTTPDestination: header modifiers only). Empty: every type the route kind defines.
+  std::span<const std::string_view> backendRefFilterTypes;
   // A Service name with a dot (a hostname written where the name goes) is refused with this
   // reason; empty: looked up as a name (and not found).
   std::string_view dottedServiceNameReason;
@@ -125,6 +133,10 @@ struct ControllerProfile {
   // ResolvedRefs False; false: the controller builds it without a certificate and reports no
   // error (Istio's buildTLS).
   bool certificateRefsRequired = true;
+  // A listener with several certificateRefs resolves when any one of them is usable: the
+  // others are left out, and only when none is does ResolvedRefs say why (the first refused
+  // reference's reason, every refusal's message); false: every reference must resolve.
+  bool anyValidCertificateRefResolves = false;
   // How many certificateRefs a listener may hold; 0: any number.
   std::size_t maxCertificateRefs = 0;
   // A listener whose TLS references are refused by a ReferenceGrant, or whose Gateway's

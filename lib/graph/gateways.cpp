@@ -194,7 +194,8 @@ std::string checkCertificates(Listener& l, const model::Store& store,
     return "InvalidCertificateRef";
   }
   const model::Resource& gw = *l.gateway->resource;
-  for (yaml::NodeRef ref : refs.items()) {
+  // Why one certificateRef cannot be used (its reason, and `refMessage`), or empty.
+  auto checkRef = [&](yaml::NodeRef ref, std::string& refMessage) -> std::string {
     std::string_view group = ref.get("group").str();
     yaml::NodeRef kindNode = ref.get("kind");
     std::string_view kind = kindNode ? kindNode.str() : std::string_view("Secret");
@@ -202,14 +203,14 @@ std::string checkCertificates(Listener& l, const model::Store& store,
     yaml::NodeRef nsNode = ref.get("namespace");
     std::string_view ns = nsNode ? nsNode.str() : gw.namespace_;
     if (!group.empty() || kind != "Secret") {
-      message = "Unsupported reference kind " + std::string(kind) + "; only core Secrets are";
+      refMessage = "Unsupported reference kind " + std::string(kind) + "; only core Secrets are";
       return "InvalidCertificateRef";
     }
     // The grant names the kind that holds the listener: a Gateway or a ListenerSet.
     if (ns != gw.namespace_ &&
         !grants.permits(gw.group, gw.kind, gw.namespace_, "", "Secret", ns, name)) {
-      message = "Certificate ref to secret " + std::string(ns) + "/" + std::string(name) +
-                " not permitted by any ReferenceGrant";
+      refMessage = "Certificate ref to secret " + std::string(ns) + "/" + std::string(name) +
+                   " not permitted by any ReferenceGrant";
       return "RefNotPermitted";
     }
     const model::Resource* secret = store.find("", "Secret", ns, name);
@@ -218,29 +219,53 @@ std::string checkCertificates(Listener& l, const model::Store& store,
       std::string producer = certificateProducer(l, store, options, ns, name, considered);
       if (!producer.empty()) {
         l.certificateProducer += (l.certificateProducer.empty() ? "" : "; ") + producer;
-        continue;
+        return {};
       }
       l.certificateProducersConsidered = std::move(considered);
-      message = "Secret " + std::string(ns) + "/" + std::string(name) + " does not exist";
+      refMessage = "Secret " + std::string(ns) + "/" + std::string(name) + " does not exist";
       return "InvalidCertificateRef";
     }
     std::string certificate = secretValue(*secret, "tls.crt");
     std::string key = secretValue(*secret, "tls.key");
     if (certificate.empty() || key.empty()) {
-      message = "Secret " + std::string(ns) + "/" + std::string(name) +
-                " must contain tls.crt and tls.key";
+      refMessage = "Secret " + std::string(ns) + "/" + std::string(name) +
+                   " must contain tls.crt and tls.key";
       return "InvalidCertificateRef";
     }
     // Not a full X.509 parse: enough to tell a PEM certificate and key from anything else.
     if (certificate.find("-----BEGIN CERTIFICATE-----") == std::string::npos ||
         key.find("-----BEGIN") == std::string::npos ||
         key.find("PRIVATE KEY-----") == std::string::npos) {
-      message = "Secret " + std::string(ns) + "/" + std::string(name) +
-                " does not hold a PEM certificate and private key";
+      refMessage = "Secret " + std::string(ns) + "/" + std::string(name) +
+                   " does not hold a PEM certificate and private key";
       return "InvalidCertificateRef";
     }
+    return {};
+  };
+  // Every reference must resolve, the first refusal is reported; or (a controller that leaves
+  // unusable ones out) one usable reference is enough, and with none the first refusal's
+  // reason is reported with every refusal's message.
+  std::string firstReason;
+  bool anyUsable = false;
+  for (yaml::NodeRef ref : refs.items()) {
+    std::string refMessage;
+    std::string reason = checkRef(ref, refMessage);
+    if (reason.empty()) {
+      anyUsable = true;
+      continue;
+    }
+    if (!profile.anyValidCertificateRefResolves) {
+      message = std::move(refMessage);
+      return reason;
+    }
+    message += (message.empty() ? "" : "; ") + refMessage;
+    if (firstReason.empty()) firstReason = std::move(reason);
   }
-  return {};
+  if (anyUsable) {
+    message.clear();
+    return {};
+  }
+  return firstReason;
 }
 
 // Why a listener's client certificate validation (GEP-91: the Gateway's

@@ -89,8 +89,8 @@ ResolutionContext contextOf(const RouteParent& parent) {
 
 ResolutionContext contextOf(const Route& route) { return {route.profile, route.resolvedForMesh}; }
 
-Resolution resolveBackend(const BackendRef& b, const Route& route, const model::Store& store,
-                          const ReferenceGrantIndex& grants, ResolutionContext context) {
+Resolution resolveTarget(const BackendRef& b, const Route& route, const model::Store& store,
+                         const ReferenceGrantIndex& grants, ResolutionContext context) {
   const ControllerProfile& profile = *context.profile;
   const model::Resource& r = *route.resource;
   Resolution out;
@@ -172,6 +172,56 @@ Resolution resolveBackend(const BackendRef& b, const Route& route, const model::
   } else if (!b.port) {
     return fail(std::string(profile.missingPortReason), "A port is required for a backendRef",
                 b.node);
+  }
+  return out;
+}
+
+// Whether Istio drops a backendRef with this refusal and goes on translating the route
+// (conversion.go isInvalidBackend); any other refusal ends the translation.
+bool droppedRefusal(std::string_view reason) {
+  return reason == "BackendNotFound" || reason == "InvalidKind" || reason == "RefNotPermitted";
+}
+
+// The first filter of a backendRef's own `filters` whose type the profile does not take there,
+// or a null node.
+yaml::NodeRef unsupportedBackendFilter(const BackendRef& b, const ControllerProfile& profile) {
+  if (profile.backendRefFilterTypes.empty() || b.mirror) return {};
+  for (yaml::NodeRef filter : b.node.get("filters").items()) {
+    const std::string_view type = filter.get("type").str();
+    if (std::find(profile.backendRefFilterTypes.begin(), profile.backendRefFilterTypes.end(),
+                  type) == profile.backendRefFilterTypes.end())
+      return filter;
+  }
+  return {};
+}
+
+// How the controller of `context` resolves a backendRef: its target, then (as Istio's
+// buildHTTPDestination does, once the destination is built or dropped) its own filters. A
+// backendRef of weight 0 that the controller skips keeps its target for the other stages but
+// is refused for nothing.
+Resolution resolveBackend(const BackendRef& b, const Route& route, const model::Store& store,
+                          const ReferenceGrantIndex& grants, ResolutionContext context) {
+  const ControllerProfile& profile = *context.profile;
+  Resolution out = resolveTarget(b, route, store, grants, context);
+  if (!profile.zeroWeightBackendsResolved && !b.mirror && b.node.get("weight").asInt() == 0) {
+    out.reason.clear();
+    out.message.clear();
+    out.at = {};
+    out.notSimulated = false;
+    return out;
+  }
+  if (!out.reason.empty() && !droppedRefusal(out.reason)) return out;
+  if (yaml::NodeRef filter = unsupportedBackendFilter(b, profile)) {
+    yaml::NodeRef type = filter.get("type");
+    std::string list;
+    for (std::string_view t : profile.backendRefFilterTypes)
+      list += (list.empty() ? "" : " and ") + std::string(t);
+    out.reason = "InvalidFilter";
+    out.message = std::string(profile.name) + " does not support a " +
+                  std::string(type.str()) + " filter on a backendRef, only " + list +
+                  "; move it to the rule's filters";
+    out.at = type ? type : filter;
+    out.notSimulated = false;
   }
   return out;
 }
@@ -343,12 +393,6 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
     return;
   }
   parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
-}
-
-// Whether Istio drops a backendRef with this refusal and goes on translating the route
-// (conversion.go isInvalidBackend); any other refusal ends the translation.
-bool droppedRefusal(std::string_view reason) {
-  return reason == "BackendNotFound" || reason == "InvalidKind" || reason == "RefNotPermitted";
 }
 
 // The backendRef whose refusal ResolvedRefs reports under `choice`, given how each backendRef
