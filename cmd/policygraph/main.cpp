@@ -22,10 +22,6 @@
 #include "rules/engine.h"
 #include "rules/rule.h"
 
-#ifdef PG_MIMALLOC
-#include <mimalloc.h>
-#endif
-
 namespace pg::cli {
 
 bool colorWanted(const std::string& mode) {
@@ -81,13 +77,6 @@ void addRulesCommand(CLI::App& app, int& exitCode) {
 
 int main(int argc, char** argv) {
   using namespace pg::cli;
-#ifdef PG_MIMALLOC
-  // The loaded trees take a few hundred megabytes on a large repository: asking for huge pages
-  // (transparent ones, where the kernel offers them on request) turns about 50,000 page faults
-  // into a few hundred, and spares the TLB. An environment's MIMALLOC_LARGE_OS_PAGES wins.
-  if (std::getenv("MIMALLOC_LARGE_OS_PAGES") == nullptr)
-    mi_option_enable(mi_option_large_os_pages);
-#endif
   CLI::App app{"policygraph: offline linter and simulator for Gateway API and service-mesh policy"};
   app.require_subcommand(1);
   app.set_version_flag("--version",
