@@ -232,6 +232,33 @@ bool hasType(yaml::NodeRef value, const Node& s) {
   return true;
 }
 
+// The type `s` declares, as the API server's type errors name it.
+std::string_view typeName(const Node& s) {
+  if (s.intOrString) return "integer,string";
+  switch (s.type) {
+    case Type::Object:
+      return "object";
+    case Type::Array:
+      return "array";
+    case Type::String:
+      return "string";
+    case Type::Integer:
+      return "integer";
+    case Type::Number:
+      return "number";
+    case Type::Boolean:
+      return "boolean";
+    case Type::Any:
+      break;
+  }
+  return "";
+}
+
+// Whether `text` matches a schema pattern (RE2's PartialMatch, as ECMA's `test`).
+bool patternMatches(const RE2& re, std::string_view text) {
+  return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), re);
+}
+
 bool satisfiesJunctors(yaml::NodeRef value, const Node& s, const Node* outer, unsigned depth);
 
 // Whether `value` meets the value validations of `s`, an alternative under allOf, anyOf,
@@ -285,8 +312,7 @@ bool satisfies(yaml::NodeRef value, const Node& s, const Node* outer, unsigned d
         if ((s.maxLength && length > *s.maxLength) || (s.minLength && length < *s.minLength))
           return false;
       }
-      if (s.regex && !RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *s.regex))
-        return false;
+      if (s.regex && !patternMatches(*s.regex, text)) return false;
       if (!s.format.empty() && !formatOk(s.format, value)) return false;
     } else if (std::optional<double> v = numericValue(value)) {
       if (belowMinimum(s, *v) || aboveMaximum(s, *v)) return false;
@@ -740,9 +766,9 @@ cel::DirectMemo& threadMemo() {
 class PatternMemo {
  public:
   bool matches(const RE2& re, std::string_view text) {
-    if (text.size() > kLongest) return search(re, text);
+    if (text.size() > kLongest) return patternMatches(re, text);
     std::size_t h = std::hash<std::string_view>{}(text) ^
-                    (reinterpret_cast<std::uintptr_t>(&re) * 0x9E3779B97F4A7C15ULL);
+                    (reinterpret_cast<std::uintptr_t>(&re) * model::kHashSeed);
     Entry& e = entries_[(h ^ (h >> 29)) & (entries_.size() - 1)];
     if (e.re == &re && e.size == text.size() &&
         std::memcmp(e.text.data(), text.data(), text.size()) == 0)
@@ -750,12 +776,8 @@ class PatternMemo {
     e.re = &re;
     e.size = static_cast<std::uint8_t>(text.size());
     std::memcpy(e.text.data(), text.data(), text.size());
-    e.matched = search(re, text);
+    e.matched = patternMatches(re, text);
     return e.matched;
-  }
-
-  static bool search(const RE2& re, std::string_view text) {
-    return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), re);
   }
 
  private:
@@ -890,9 +912,10 @@ class Walker {
     }
   }
 
-  void typeError(yaml::NodeRef value, const char* expected) {
+  void typeError(yaml::NodeRef value, std::string_view expected) {
     blocking_ = true;
-    invalid(value, pathText() + " in body must be of type " + expected + ": " + quoted(value));
+    invalid(value, pathText() + " in body must be of type " + std::string(expected) + ": " +
+                       quoted(value));
   }
 
   void walk(yaml::NodeRef value, const Node& s) {
@@ -992,56 +1015,30 @@ class Walker {
   // The structural checks; false when the value is not of the schema's type (its rules are
   // not evaluated then, as the API server does not evaluate them).
   bool structure(yaml::NodeRef value, const Node& s) {
+    if (!hasType(value, s)) {
+      typeError(value, typeName(s));
+      return false;
+    }
     if (s.intOrString) {
-      if (!value.isScalar() || !(value.isString() || value.asInt())) {
-        typeError(value, "integer,string");
-        return false;
-      }
       scalarChecks(value, s, value.isString());
       return true;
     }
     switch (s.type) {
       case Type::Object:
-        if (!value.isMapping()) {
-          typeError(value, "object");
-          return false;
-        }
         mapping(value, s);
-        return true;
+        break;
       case Type::Array:
-        if (!value.isSequence()) {
-          typeError(value, "array");
-          return false;
-        }
         sequence(value, s);
-        return true;
+        break;
       case Type::String:
-        if (!value.isScalar() || !value.isString()) {
-          typeError(value, "string");
-          return false;
-        }
         scalarChecks(value, s, true);
-        return true;
+        break;
       case Type::Integer:
-        if (!value.isScalar() || !value.asInt() || value.isString()) {
-          typeError(value, "integer");
-          return false;
-        }
-        scalarChecks(value, s, false);
-        return true;
       case Type::Number:
-        if (!isNumber(value)) {
-          typeError(value, "number");
-          return false;
-        }
         scalarChecks(value, s, false);
-        return true;
+        break;
       case Type::Boolean:
-        if (!value.isScalar() || !value.asBool() || value.isString()) {
-          typeError(value, "boolean");
-          return false;
-        }
-        return true;
+        break;
       case Type::Any:
         if (value.isMapping()) {
           mapping(value, s);
@@ -1050,7 +1047,7 @@ class Walker {
         } else if (value.isScalar()) {
           scalarChecks(value, s, value.isString());
         }
-        return true;
+        break;
     }
     return true;
   }
@@ -1335,7 +1332,7 @@ class Walker {
   std::vector<Violation>& out_;
   std::vector<UnenforcedRule>* unenforced_;
   bool matches(const RE2& re, std::string_view text) {
-    return patterns_ != nullptr ? patterns_->matches(re, text) : PatternMemo::search(re, text);
+    return patterns_ != nullptr ? patterns_->matches(re, text) : patternMatches(re, text);
   }
 
   PassedRules* passed_;
