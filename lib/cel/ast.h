@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -131,6 +132,9 @@ struct Node {
   std::vector<bool> optionalItems;  // List, Map
   std::vector<std::unique_ptr<Node>> children;
   std::shared_ptr<const re2::RE2> regex;  // Call matches() with a literal pattern
+  // Not 0: a subexpression of `self` alone that another program compiled with this one has
+  // too (compileTogether); evaluateDirect() works it out once per value and memo.
+  std::uint32_t shareId = 0;
 };
 
 struct Access {
@@ -141,6 +145,10 @@ struct Access {
 // A small number standing for a field name, the same in every program of the process (so
 // that what one rule read can be reused by another); never 0.
 std::uint32_t fieldId(std::string_view name);
+
+// Gives the subexpressions that occur more than once among `roots` (the same expression,
+// reading nothing but `self`: no comprehension variable from outside it) one shareId each.
+void markShared(std::span<Node* const> roots);
 
 // The function a call names: by its name (qualified names such as "optional.of" included),
 // whether it has a receiver and its number of arguments (receiver excluded). Nothing when no

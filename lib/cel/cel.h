@@ -127,6 +127,8 @@ class Program {
 
  private:
   friend std::variant<Program, CompileError> compile(std::string_view expression);
+  friend std::vector<std::variant<Program, CompileError>> compileTogether(
+      std::span<const std::string_view> expressions);
   friend struct detail::Access;
   friend bool referencesOldSelf(const Program& program);
   std::string source_;
@@ -139,6 +141,13 @@ inline constexpr std::size_t kMaxExpressionBytes = 64 * 1024;
 inline constexpr int kMaxNesting = 100;
 
 std::variant<Program, CompileError> compile(std::string_view expression);
+
+// Compiles expressions that are evaluated on the same values, as the rules of one schema node
+// are: each as compile() would, and the subexpressions of `self` two of them have in common
+// (HTTPRoute's path rules all start with `self.type in ['Exact','PathPrefix']`) are marked so
+// that evaluateDirect(), given one memo for them all, works each out once per value.
+std::vector<std::variant<Program, CompileError>> compileTogether(
+    std::span<const std::string_view> expressions);
 
 // The variables a rule sees. A missing binding makes any reference to it an evaluation error.
 struct Bindings {

@@ -44,6 +44,8 @@ static_assert(sizeof(DirectValue) <= 32);
 
 struct DirectMemo::Impl {
   static constexpr std::uint32_t kSizeKey = 0;  // fieldId() is never 0
+  // Or'ed with a shareId: the value of a shared subexpression (fieldIds stay far below).
+  static constexpr std::uint32_t kSharedKey = 0x80000000U;
   struct Entry {
     const void* a = nullptr;
     const void* b = nullptr;
@@ -148,6 +150,23 @@ class Direct {
 
   D eval(const Node& n) {
     if (++steps_ > kDefaultCostLimit) return {};
+    if (n.shareId != 0 && memo_ != nullptr) return shared(n);
+    return evalNode(n);
+  }
+
+ private:
+  // A subexpression other rules of this value have too: worked out once per value and memo.
+  D shared(const Node& n) {
+    const std::uint32_t key = DirectMemo::Impl::kSharedKey | n.shareId;
+    if (const DirectMemo::Impl::Entry& e = memo_->slot(self_, key); memo_->holds(e, self_, key))
+      return e.value;
+    D d = evalNode(n);
+    // The slot again: working `n` out may have stored other entries in it.
+    memo_->store(memo_->slot(self_, key), self_, key, d);
+    return d;
+  }
+
+  D evalNode(const Node& n) {
     switch (n.kind) {
       case NodeKind::Literal:
         return literal(n.value);
@@ -217,7 +236,6 @@ class Direct {
     }
   }
 
- private:
   static D boolean(bool b) {
     D d;
     d.kind = D::Bool;

@@ -1030,24 +1030,62 @@ class Resolver {
 
 }  // namespace
 
-std::variant<Program, CompileError> compile(std::string_view expression) {
+namespace {
+
+// The parsed and resolved tree of an expression, still open to markShared().
+struct Parsed {
+  std::unique_ptr<Node> root;
+  bool oldSelf = false;
+};
+
+std::variant<Parsed, CompileError> parseAndResolve(std::string_view expression) {
   if (expression.size() > kMaxExpressionBytes) {
     return CompileError{"expression longer than " + std::to_string(kMaxExpressionBytes) + " bytes",
                         0, false};
   }
   try {
     Parser parser(expression);
-    std::unique_ptr<Node> root = parser.parse();
+    Parsed parsed{parser.parse()};
     Resolver resolver;
-    resolver.resolve(*root);
-    Program p;
-    p.source_ = std::string(expression);
-    p.root_ = std::shared_ptr<const Node>(std::move(root));
-    p.oldSelf_ = resolver.oldSelf;
-    return p;
+    resolver.resolve(*parsed.root);
+    parsed.oldSelf = resolver.oldSelf;
+    return parsed;
   } catch (const Failure& f) {
     return f.error;
   }
+}
+
+}  // namespace
+
+std::variant<Program, CompileError> compile(std::string_view expression) {
+  return std::move(compileTogether({&expression, 1}).front());
+}
+
+std::vector<std::variant<Program, CompileError>> compileTogether(
+    std::span<const std::string_view> expressions) {
+  std::vector<std::variant<Parsed, CompileError>> parsed;
+  parsed.reserve(expressions.size());
+  std::vector<Node*> roots;
+  for (std::string_view e : expressions) {
+    parsed.push_back(parseAndResolve(e));
+    if (auto* tree = std::get_if<Parsed>(&parsed.back())) roots.push_back(tree->root.get());
+  }
+  detail::markShared(roots);
+  std::vector<std::variant<Program, CompileError>> out;
+  out.reserve(parsed.size());
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    if (auto* error = std::get_if<CompileError>(&parsed[i])) {
+      out.emplace_back(std::move(*error));
+      continue;
+    }
+    Parsed& tree = std::get<Parsed>(parsed[i]);
+    Program p;
+    p.source_ = std::string(expressions[i]);
+    p.root_ = std::shared_ptr<const Node>(std::move(tree.root));
+    p.oldSelf_ = tree.oldSelf;
+    out.emplace_back(std::move(p));
+  }
+  return out;
 }
 
 bool referencesOldSelf(const Program& program) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/cel/ast.h"
 #include "lib/cel/direct.h"
 #include "lib/cel/reads.h"
 #include "lib/yaml/parser.h"
@@ -780,6 +781,71 @@ TEST_CASE("direct evaluation decides exactly what evaluate() does, or leaves it"
   CHECK(directlyEvaluable(std::get<Program>(compile("self.a.startsWith('x')"))));
   CHECK_FALSE(directlyEvaluable(std::get<Program>(compile("self.a.map(x, x).size() > 0"))));
   CHECK_FALSE(directlyEvaluable(std::get<Program>(compile("duration(self.a) > duration('1s')"))));
+}
+
+TEST_CASE("rules compiled together work out what they share once per value") {
+  using pg::cel::detail::Access;
+  using pg::cel::detail::Node;
+  using pg::cel::detail::NodeKind;
+  const std::vector<std::string_view> rules = {
+      "(self.type in ['Exact','PathPrefix']) ? self.value.startsWith('/') : true",
+      "(self.type in ['Exact','PathPrefix']) ? !self.value.contains('//') : true",
+      "self.type in ['Exact','PathPrefix'] || self.type == 'RegularExpression'",
+      "self.items.all(i, has(i.port) && i.port > 1)",
+      "self.items.exists(i, has(i.port) && i.port > 1)",
+      "self.items.exists(i, has(i.port) && i.port > 1) || self.type == 'Exact'",
+  };
+  auto compiled = compileTogether(rules);
+  REQUIRE(compiled.size() == rules.size());
+  std::vector<const Program*> programs;
+  for (const auto& c : compiled) {
+    REQUIRE(std::holds_alternative<Program>(c));
+    programs.push_back(&std::get<Program>(c));
+  }
+  // The guard of the first three is one subexpression; a conditional is not shared.
+  const Node& first = Access::root(*programs[0]);
+  const Node& second = Access::root(*programs[1]);
+  REQUIRE(first.kind == NodeKind::Conditional);
+  CHECK(first.shareId == 0);
+  CHECK(first.children[0]->shareId != 0);
+  CHECK(first.children[0]->shareId == second.children[0]->shareId);
+  CHECK(first.children[0]->shareId == Access::root(*programs[2]).children[0]->shareId);
+  CHECK(first.children[1]->shareId == 0);  // startsWith: in one rule only
+  // A predicate reads its comprehension's variable: the same text is another value per item,
+  // never shared; the whole exists() reads `self` alone and is.
+  const Node& all = Access::root(*programs[3]);
+  const Node& exists = Access::root(*programs[4]);
+  REQUIRE(all.kind == NodeKind::Comprehension);
+  CHECK(all.children[1]->shareId == 0);
+  CHECK(exists.children[1]->shareId == 0);
+  CHECK(exists.shareId != 0);
+  CHECK(exists.shareId == Access::root(*programs[5]).children[0]->shareId);
+  CHECK(all.shareId == 0);
+
+  // One memo for every rule of a value, cleared between values, as the validator does: each
+  // answer is the one of the rule compiled on its own.
+  const std::vector<std::string_view> selves = {
+      R"({"type": "PathPrefix", "value": "/shop", "items": [{"port": 2}, {"port": 1}]})",
+      R"({"type": "RegularExpression", "value": "x//", "items": [{"port": 5}]})",
+      R"({"type": "Exact", "value": "a//", "items": [{"name": "n"}]})",
+  };
+  ValueSource source;
+  DirectMemo memo;
+  int decided = 0;
+  for (std::string_view self : selves) {
+    Value s = literal(self);
+    memo.clear();
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      auto alone = compile(rules[i]);
+      REQUIRE(std::holds_alternative<Program>(alone));
+      std::optional<bool> expected =
+          evaluateDirect(std::get<Program>(alone), source, ValueSource::ref(&s));
+      INFO(rules[i], " on ", self);
+      CHECK(evaluateDirect(*programs[i], source, ValueSource::ref(&s), memo) == expected);
+      if (expected) ++decided;
+    }
+  }
+  CHECK(decided == static_cast<int>(rules.size() * selves.size()));
 }
 
 namespace {
