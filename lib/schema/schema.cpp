@@ -64,12 +64,12 @@ bool flag(yaml::NodeRef n) {
   return n.asBool().value_or(false);
 }
 
-// Compiles one `x-kubernetes-validations` entry (once per schema, never per object).
-CelRule compileRule(yaml::NodeRef entry) {
+// Compiles one `x-kubernetes-validations` entry (once per schema, never per object), whose
+// rule compiled as `compiled`.
+CelRule compileRule(yaml::NodeRef entry, std::variant<cel::Program, cel::CompileError> compiled) {
   CelRule r{entry.get("rule").str(), entry.get("message").str(),
             entry.get("messageExpression").str(), entry.get("reason").str(),
             entry.get("fieldPath").str()};
-  auto compiled = cel::compile(r.rule);
   if (auto* error = std::get_if<cel::CompileError>(&compiled)) {
     r.unenforced = (error->unsupported ? "uses CEL not implemented here: " : "does not compile: ") +
                    error->message;
@@ -85,6 +85,20 @@ CelRule compileRule(yaml::NodeRef entry) {
       r.messageProgram = std::make_shared<const cel::Program>(std::move(*p));
   }
   return r;
+}
+
+// The rules of one schema node, compiled together: they are evaluated on the same values, so
+// what they have in common is worked out once per value (cel::compileTogether).
+std::vector<CelRule> compileRules(yaml::NodeRef validations) {
+  std::vector<std::string_view> expressions;
+  for (yaml::NodeRef entry : validations.items()) expressions.push_back(entry.get("rule").str());
+  auto compiled = cel::compileTogether(expressions);
+  std::vector<CelRule> rules;
+  rules.reserve(compiled.size());
+  std::size_t i = 0;
+  for (yaml::NodeRef entry : validations.items())
+    rules.push_back(compileRule(entry, std::move(compiled[i++])));
+  return rules;
 }
 
 Type typeOf(std::string_view t) {
@@ -175,7 +189,7 @@ class Compiler {
       } else if (k == "x-kubernetes-list-map-keys") {
         for (yaml::NodeRef m : value.items()) n.mapKeys.push_back(m.str());
       } else if (k == "x-kubernetes-validations") {
-        for (yaml::NodeRef r : value.items()) n.rules.push_back(compileRule(r));
+        for (CelRule& r : compileRules(value)) n.rules.push_back(std::move(r));
       } else if (k == "allOf" || k == "anyOf" || k == "oneOf") {
         std::vector<const Node*>& list = k == "allOf" ? n.allOf : k == "anyOf" ? n.anyOf : n.oneOf;
         for (yaml::NodeRef alternative : value.items())
