@@ -28,6 +28,17 @@ TEST_CASE("encoding scan: ASCII, UTF-8, binary, broken UTF-8, UTF-16") {
                                             "a\0",
                                             4))
             .verdict == V::Utf16);
+  // The scan skips ASCII sixteen and eight bytes at a time: a sequence is read, and a bad one
+  // found at its offset, wherever it falls in a block.
+  for (std::size_t pad = 0; pad < 40; ++pad) {
+    INFO("after " << pad << " bytes");
+    std::string ascii(pad, 'x');
+    CHECK(load::scanEncoding(ascii + "\xc3\xa9" + ascii).verdict == V::Utf8);
+    auto broken = load::scanEncoding(ascii + "\xc3\x28" + ascii);
+    CHECK(broken.verdict == V::NotUtf8);
+    CHECK(broken.offset == pad);
+    CHECK(load::scanEncoding(ascii + ascii + "\n").verdict == V::Ascii);
+  }
   auto mark = load::markAt("ab\n\xc3\xa9x", 5);
   CHECK(mark.line == 2);
   CHECK(mark.column == 2);
