@@ -866,8 +866,16 @@ class Walker {
   // Notes the defaulted fields `map` leaves out, when defaults are collected. At the top level
   // (`object`), not those the API server does not default from the kind's schema: metadata
   // is ObjectMeta's and status a subresource.
-  void noteDefaults(yaml::NodeRef map, const Node& s, bool object) {
+  // `present`, when known: how many of the fields with a default `map` has (when it has them
+  // all, none is missing and none is looked up).
+  void noteDefaults(yaml::NodeRef map, const Node& s, bool object,
+                    std::optional<std::size_t> present = std::nullopt) {
     if (defaults_ == nullptr || !s.hasDefaults || inJunctor_) return;
+    if (present) {
+      std::size_t all = 0;
+      for (const auto& property : s.properties) all += property.second->defaultValue ? 1 : 0;
+      if (*present == all) return;
+    }
     for (const auto& [name, property] : s.properties) {
       if (!property->defaultValue || map.keyNode(name)) continue;
       if (object && (name == "metadata" || name == "status" || name == "apiVersion" ||
@@ -1183,14 +1191,26 @@ class Walker {
   }
 
   void mapping(yaml::NodeRef map, const Node& s) {
-    noteDefaults(map, s, false);
     bool open = s.preserveUnknown ||
                 (s.type == Type::Any && s.properties.empty() && !s.additionalProperties);
+    // The fields with a default the map has, each once (a key may be repeated): when all of
+    // them are there, none is missing.
+    std::array<const Node*, 8> defaulted{};
+    std::optional<std::size_t> present = 0;  // none: too many to tell, look them all up
     for (auto [key, value] : map.entries()) {
       std::string_view k = key.str();
       path_.push_back({k});
       key_ = key;
       if (const Node* p = s.property(k)) {
+        if (p->defaultValue && present) {
+          auto end = defaulted.begin() + static_cast<std::ptrdiff_t>(*present);
+          if (std::find(defaulted.begin(), end, p) == end) {
+            if (*present == defaulted.size())
+              present.reset();
+            else
+              defaulted[(*present)++] = p;
+          }
+        }
         walk(value, *p);
       } else if (s.additionalProperties) {
         walk(value, *s.additionalProperties);
@@ -1202,6 +1222,7 @@ class Walker {
       }
       path_.pop_back();
     }
+    noteDefaults(map, s, false, present);
     required(map, s);
     std::int64_t n = static_cast<std::int64_t>(map.size());
     if (s.maxProperties && n > *s.maxProperties) {

@@ -110,6 +110,28 @@ spec:
   CHECK(d.object().get("metadata").size() == 2);
 }
 
+// The walk counts the defaulted fields a mapping has, so that one that has them all is not
+// searched for missing ones: a key written twice counts once.
+TEST_CASE("defaults: a mapping with every defaulted field gets none; a repeated key counts once") {
+  auto withPath = [](std::string_view path) {
+    return defaulted(std::string(R"(apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: shop}
+spec:
+  parentRefs: [{name: gw, group: gateway.networking.k8s.io, kind: Gateway}]
+  rules:
+  - matches:
+    - path: )") + std::string(path) + "\n");
+  };
+  CHECK(withPath("{type: Exact, value: /x}").added == 0);
+  Defaulted repeated = withPath("{type: Exact, type: Exact}");
+  yaml::NodeRef path =
+      repeated.object().get("spec").get("rules").at(0).get("matches").at(0).get("path");
+  CHECK(path.get("value").str() == "/");
+  CHECK(path.get("value").synthesized());
+  CHECK(repeated.added == 1);
+}
+
 TEST_CASE("defaults: a Service port's protocol and the Service's type") {
   Defaulted d = defaulted(R"(apiVersion: v1
 kind: Service
