@@ -223,9 +223,9 @@ std::vector<Problem> refuseRoute(const model::Resource& route) {
     return out;
   }
   if (kind != graph::RouteKind::HTTP && kind != graph::RouteKind::GRPC) return out;
-  Problem problem;
-  if (!convertRules(route, kind == graph::RouteKind::GRPC, &problem) && problem.refused)
-    out.push_back(problem);
+  if (std::optional<Problem> problem = ruleProblem(route, kind == graph::RouteKind::GRPC);
+      problem && problem->refused)
+    out.push_back(std::move(*problem));
   if (route.group != graph::kGatewayGroup) return out;
   for (yaml::NodeRef rule : rules.items())
     for (yaml::NodeRef b : rule.get("backendRefs").items()) {

@@ -184,6 +184,9 @@ struct Problem {
 // The route's rules as the index converts them; nullopt with `problem` set when it cannot.
 std::optional<std::vector<RouteRule>> convertRules(const model::Resource& route, bool grpc,
                                                    Problem* problem);
+// What convertRules() would stop at, checked without converting anything: the first problem
+// of the route's rules, if any.
+std::optional<Problem> ruleProblem(const model::Resource& route, bool grpc);
 
 // The networks of a NetworkAuthentication or ServerAuthorization client (`networks`).
 std::vector<Network> readNetworks(yaml::NodeRef networks, std::vector<Problem>* problems);
