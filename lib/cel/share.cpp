@@ -71,10 +71,7 @@ bool literalText(const Value& v, std::string& out) {
 }
 
 struct Finder {
-  struct Seen {
-    std::vector<Node*> nodes;
-  };
-  std::unordered_map<std::string, Seen> byText;
+  std::unordered_map<std::string, std::vector<Node*>> byText;  // subtrees by canonical text
   // The comprehension variables in scope where the walk is, as the resolver counted them: a
   // variable's slot is the number of variables in scope where its comprehension binds it.
   int scope = 0;
@@ -147,7 +144,7 @@ struct Finder {
     scope = scopeHere;
     out += ')';
     if (found.writable && found.lowestSlot >= scopeHere && worthSharing(n.kind))
-      byText[out.substr(start)].nodes.push_back(&n);
+      byText[out.substr(start)].push_back(&n);
     return found;
   }
 };
@@ -162,10 +159,10 @@ void markShared(std::span<Node* const> roots) {
     text.clear();
     finder.walk(*root, text);
   }
-  for (auto& [_, seen] : finder.byText) {
-    if (seen.nodes.size() < 2) continue;
+  for (auto& [_, nodes] : finder.byText) {
+    if (nodes.size() < 2) continue;
     const std::uint32_t id = next.fetch_add(1, std::memory_order_relaxed);
-    for (Node* n : seen.nodes) n->shareId = id;
+    for (Node* n : nodes) n->shareId = id;
   }
 }
 

@@ -1194,8 +1194,9 @@ class Walker {
     bool open = s.preserveUnknown ||
                 (s.type == Type::Any && s.properties.empty() && !s.additionalProperties);
     // The fields with a default the map has, each once (a key may be repeated): when all of
-    // them are there, none is missing.
-    std::array<const Node*, 8> defaulted{};
+    // them are there, none is missing. Only the first `*present` entries are ever read, so the
+    // array is not initialised (every mapping of every object comes here).
+    std::array<const Node*, 8> defaulted;
     std::optional<std::size_t> present = 0;  // none: too many to tell, look them all up
     for (auto [key, value] : map.entries()) {
       std::string_view k = key.str();
