@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "lib/yaml/bytes.h"
@@ -242,6 +244,55 @@ class Event {
   bool filled_ = false;
 };
 
+// A growable array of trivially copyable values whose append is one compare and one store:
+// the builder appends to its stacks once for every event of every file, and std::vector's
+// append was not inlined there.
+template <class T>
+class PodStack {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  PodStack() = default;
+  PodStack(const PodStack&) = delete;
+  PodStack& operator=(const PodStack&) = delete;
+
+  [[gnu::always_inline]] void push(T v) {
+    if (size_ == capacity_) [[unlikely]]
+      grow(size_ + 1);
+    data_[size_++] = v;
+  }
+  void append(const T* first, const T* last) {
+    const auto n = static_cast<std::size_t>(last - first);
+    if (size_ + n > capacity_) grow(size_ + n);
+    if (n != 0) std::memcpy(data_.get() + size_, first, n * sizeof(T));
+    size_ += n;
+  }
+  void shrink(std::size_t n) { size_ = std::min(size_, n); }
+  void clear() { size_ = 0; }
+  void pop() { --size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+  const T* begin() const { return data_.get(); }
+  const T* end() const { return data_.get() + size_; }
+
+ private:
+  [[gnu::noinline]] void grow(std::size_t needed) {
+    const std::size_t capacity = std::max<std::size_t>({needed, capacity_ * 2, 64});
+    auto bigger = std::make_unique_for_overwrite<T[]>(capacity);
+    if (size_ != 0) std::memcpy(bigger.get(), data_.get(), size_ * sizeof(T));
+    data_ = std::move(bigger);
+    capacity_ = capacity;
+  }
+
+  std::unique_ptr<T[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 }  // namespace
 
 // Turns libyaml events into Tree nodes, one document at a time; a document that breaks a
@@ -269,20 +320,26 @@ class TreeBuilder {
   // One libyaml parser pass over text[base..]; returns the byte offset where it failed, or
   // npos when it reached the end of the stream.
   std::size_t pass(std::size_t base);
-  bool handle(const yaml_event_t& e);
+  void handle(const yaml_event_t& e);
+  void addScalar(const yaml_event_t& e);
+  void openContainer(const yaml_event_t& e);
+  void addAlias(const yaml_event_t& e);
   Mark mark(const yaml_mark_t& m) const {
     Mark out{static_cast<std::uint32_t>(m.line) + lineOffset_ + 1,
              static_cast<std::uint32_t>(m.column) + 1};
-    if (!columnFixes_.empty()) {
-      auto it =
-          std::lower_bound(columnFixes_.begin(), columnFixes_.end(), out.line,
-                           [](const ColumnFix& f, std::uint32_t line) { return f.line < line; });
-      std::uint32_t shift = 0;
-      for (; it != columnFixes_.end() && it->line == out.line && it->column <= out.column; ++it)
-        shift += it->delta;
-      out.column += shift;
-    }
+    if (!columnFixes_.empty()) [[unlikely]]
+      out.column += columnShift(out);
     return out;
+  }
+  // How far the rewrite of surrogate pairs moved the text at `at` back on its line.
+  std::uint32_t columnShift(Mark at) const {
+    auto it =
+        std::lower_bound(columnFixes_.begin(), columnFixes_.end(), at.line,
+                         [](const ColumnFix& f, std::uint32_t line) { return f.line < line; });
+    std::uint32_t shift = 0;
+    for (; it != columnFixes_.end() && it->line == at.line && it->column <= at.column; ++it)
+      shift += it->delta;
+    return shift;
   }
   std::size_t byteOffset(const yaml_mark_t& m) {
     std::string_view text = tree_.text().substr(base_);
@@ -291,11 +348,11 @@ class TreeBuilder {
   }
   // Byte offset of the `chars`-th character of UTF-8 `text` (libyaml counts characters).
   std::size_t byteOffsetOfChar(std::string_view text, std::size_t chars);
-  std::uint32_t newNode(NodeKind kind, const yaml_event_t& e);
+  [[gnu::always_inline]] std::uint32_t appendNode(const Node& n);
   std::uint64_t weight(std::uint32_t node);
-  void registerAnchor(const yaml_char_t* anchor, std::uint32_t node);
-  void addChild(std::uint32_t node);
-  bool closeContainer(const yaml_event_t& e);
+  [[gnu::always_inline]] void registerAnchor(const yaml_char_t* anchor, std::uint32_t node);
+  [[gnu::always_inline]] void addChild(std::uint32_t node);
+  void closeContainer(const yaml_event_t& e);
   // Reports keys repeated in the mapping whose entries start at pending_[first]; true when
   // one of its keys is a merge key (`<<`).
   bool reportDuplicateKeys(std::size_t first);
@@ -324,7 +381,7 @@ class TreeBuilder {
            valueOfMergeKey(stack_.size() - 2);
   }
   void failDocument(ProblemKind kind, Mark start, Mark end, std::string message);
-  void setScalarValue(Node& n, const yaml_event_t& e);
+  [[gnu::always_inline]] void setScalarValue(Node& n, const yaml_event_t& e);
   std::string_view scalarText(const Node& n) const { return tree_.value(n); }
 
   Tree& tree_;
@@ -335,8 +392,8 @@ class TreeBuilder {
   std::size_t base_ = 0;          // byte offset of the current pass in the text
   std::size_t resumeAfter_ = 0;   // the next pass starts after this byte
   std::uint32_t lineOffset_ = 0;  // lines before the current pass
-  std::vector<Open> stack_;
-  std::vector<std::uint32_t> pending_;  // children of open containers
+  PodStack<Open> stack_;
+  PodStack<std::uint32_t> pending_;  // children of open containers
   // Expanded sizes of the containers aliases have needed so far in this document.
   std::unordered_map<std::uint32_t, std::uint64_t> weights_;
   std::unordered_map<std::string, std::uint32_t> anchors_;
@@ -443,121 +500,29 @@ std::size_t TreeBuilder::pass(std::size_t base) {
   }
 }
 
-bool TreeBuilder::handle(const yaml_event_t& e) {
-  switch (e.type) {
-    case YAML_DOCUMENT_START_EVENT:
-      startDocument(e);
-      return true;
-    case YAML_DOCUMENT_END_EVENT:
-      endDocument(e);
-      return true;
-    default:
-      break;
-  }
-  if (documentFailed_) return true;  // skip the rest of a dropped document
-  switch (e.type) {
-    case YAML_SCALAR_EVENT: {
-      std::uint32_t node = newNode(NodeKind::Scalar, e);
-      Node& n = tree_.nodes_[node];
-      setScalarValue(n, e);
-      switch (e.data.scalar.style) {
-        case YAML_PLAIN_SCALAR_STYLE:
-          n.style = ScalarStyle::Plain;
-          break;
-        case YAML_LITERAL_SCALAR_STYLE:
-        case YAML_FOLDED_SCALAR_STYLE:
-          n.style = ScalarStyle::Block;
-          break;
-        default:
-          n.style = ScalarStyle::Quoted;
-      }
-      if (e.data.scalar.tag &&
-          std::strcmp(reinterpret_cast<const char*>(e.data.scalar.tag), YAML_STR_TAG) == 0)
-        n.style = ScalarStyle::Quoted;
-      registerAnchor(e.data.scalar.anchor, node);
-      addChild(node);
-      return true;
-    }
-    case YAML_SEQUENCE_START_EVENT:
-    case YAML_MAPPING_START_EVENT: {
-      if (stack_.size() >= limits_.maxDepth) {
-        Mark at = mark(e.start_mark);
-        failDocument(ProblemKind::Depth, at, at,
-                     "nesting is deeper than " + std::to_string(limits_.maxDepth) + " levels");
-        // libyaml slows down with depth (quadratically in flow style): stop reading this
-        // document now and resume at the next one.
-        abortAt_ = byteOffset(e.start_mark);
-        return true;
-      }
-      bool isMap = e.type == YAML_MAPPING_START_EVENT;
-      std::uint32_t node = newNode(isMap ? NodeKind::Mapping : NodeKind::Sequence, e);
-      tree_.nodes_[node].flags |= Node::kOpen;
-      registerAnchor(isMap ? e.data.mapping_start.anchor : e.data.sequence_start.anchor, node);
-      addChild(node);
-      stack_.push_back({node, pending_.size()});
-      return true;
-    }
-    case YAML_SEQUENCE_END_EVENT:
-    case YAML_MAPPING_END_EVENT:
-      return closeContainer(e);
-    case YAML_ALIAS_EVENT: {
-      Mark start = mark(e.start_mark);
-      Mark end = mark(e.end_mark);
-      const char* name = reinterpret_cast<const char*>(e.data.alias.anchor);
-      auto it = anchors_.find(name);
-      if (it == anchors_.end()) {
-        failDocument(ProblemKind::Syntax, start, end,
-                     std::string("alias *") + name + " refers to no anchor before it");
-        return true;
-      }
-      if (tree_.nodes_[it->second].flags & Node::kOpen) {
-        failDocument(ProblemKind::AliasExpansion, start, end,
-                     std::string("alias *") + name + " refers to a node that contains it");
-        return true;
-      }
-      // A merge source is not expanded where it stands: the merge copies its entries, and
-      // counts them.
-      if (!isMergeValue()) aliasExpansion_ += weight(it->second);
-      if (aliasExpansion_ > limits_.maxAliasExpansion) {
-        failDocument(ProblemKind::AliasExpansion, start, end,
-                     std::string("alias *") + name + " takes this document's aliases past " +
-                         std::to_string(limits_.maxAliasExpansion) + " nodes");
-        return true;
-      }
-      addChild(it->second);
-      return true;
-    }
-    default:
-      return true;
-  }
-}
-
-std::uint32_t TreeBuilder::newNode(NodeKind kind, const yaml_event_t& e) {
-  if (tree_.nodes_.size() >= 0xFFFFFFF0u) throw std::length_error("too many YAML nodes");
-  Node n;
-  n.kind = kind;
-  n.start = mark(e.start_mark);
-  n.end = mark(e.end_mark);
+inline std::uint32_t TreeBuilder::appendNode(const Node& n) {
+  if (tree_.nodes_.size() >= 0xFFFFFFF0u) [[unlikely]]
+    throw std::length_error("too many YAML nodes");
   tree_.nodes_.push_back(n);
   return static_cast<std::uint32_t>(tree_.nodes_.size() - 1);
 }
 
-void TreeBuilder::registerAnchor(const yaml_char_t* anchor, std::uint32_t node) {
+inline void TreeBuilder::registerAnchor(const yaml_char_t* anchor, std::uint32_t node) {
   if (anchor) anchors_[reinterpret_cast<const char*>(anchor)] = node;
 }
 
-void TreeBuilder::addChild(std::uint32_t node) {
+inline void TreeBuilder::addChild(std::uint32_t node) {
   if (stack_.empty()) {
     documentRoot_ = node;
     documentHasRoot_ = true;
   } else {
-    pending_.push_back(node);
+    pending_.push(node);
   }
 }
 
 // libyaml hands out a copy of every scalar; the node points into the file instead when the
 // bytes there are the value (most scalars: plain or quoted without escapes, on one line).
-void TreeBuilder::setScalarValue(Node& n, const yaml_event_t& e) {
+inline void TreeBuilder::setScalarValue(Node& n, const yaml_event_t& e) {
   std::string_view value(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
   std::string_view text = tree_.text();
   std::size_t at = base_ + (asciiOnly_ ? e.start_mark.index
@@ -575,6 +540,109 @@ void TreeBuilder::setScalarValue(Node& n, const yaml_event_t& e) {
   n.count = static_cast<std::uint32_t>(value.size());
   n.flags |= Node::kOwned;
   tree_.owned_.append(value);
+}
+
+void TreeBuilder::handle(const yaml_event_t& e) {
+  // One switch, the common events first and each in a few stores: every event of every file
+  // comes here, and the bare libyaml parse this is measured against does nothing with them.
+  switch (e.type) {
+    case YAML_SCALAR_EVENT:
+      if (!documentFailed_) addScalar(e);
+      return;
+    case YAML_MAPPING_START_EVENT:
+    case YAML_SEQUENCE_START_EVENT:
+      if (!documentFailed_) openContainer(e);
+      return;
+    case YAML_MAPPING_END_EVENT:
+    case YAML_SEQUENCE_END_EVENT:
+      if (!documentFailed_) closeContainer(e);
+      return;
+    case YAML_ALIAS_EVENT:
+      if (!documentFailed_) addAlias(e);
+      return;
+    case YAML_DOCUMENT_START_EVENT:
+      startDocument(e);
+      return;
+    case YAML_DOCUMENT_END_EVENT:
+      endDocument(e);
+      return;
+    default:
+      return;
+  }
+}
+
+void TreeBuilder::addScalar(const yaml_event_t& e) {
+  Node n;
+  n.kind = NodeKind::Scalar;
+  n.start = mark(e.start_mark);
+  n.end = mark(e.end_mark);
+  switch (e.data.scalar.style) {
+    case YAML_PLAIN_SCALAR_STYLE:
+      n.style = ScalarStyle::Plain;
+      break;
+    case YAML_LITERAL_SCALAR_STYLE:
+    case YAML_FOLDED_SCALAR_STYLE:
+      n.style = ScalarStyle::Block;
+      break;
+    default:
+      n.style = ScalarStyle::Quoted;
+  }
+  if (e.data.scalar.tag &&
+      std::strcmp(reinterpret_cast<const char*>(e.data.scalar.tag), YAML_STR_TAG) == 0)
+    n.style = ScalarStyle::Quoted;
+  setScalarValue(n, e);
+  const std::uint32_t node = appendNode(n);
+  registerAnchor(e.data.scalar.anchor, node);
+  addChild(node);
+}
+
+void TreeBuilder::openContainer(const yaml_event_t& e) {
+  if (stack_.size() >= limits_.maxDepth) [[unlikely]] {
+    Mark at = mark(e.start_mark);
+    failDocument(ProblemKind::Depth, at, at,
+                 "nesting is deeper than " + std::to_string(limits_.maxDepth) + " levels");
+    // libyaml slows down with depth (quadratically in flow style): stop reading this
+    // document now and resume at the next one.
+    abortAt_ = byteOffset(e.start_mark);
+    return;
+  }
+  const bool isMap = e.type == YAML_MAPPING_START_EVENT;
+  Node n;
+  n.kind = isMap ? NodeKind::Mapping : NodeKind::Sequence;
+  n.start = mark(e.start_mark);
+  n.end = mark(e.end_mark);
+  n.flags = Node::kOpen;
+  const std::uint32_t node = appendNode(n);
+  registerAnchor(isMap ? e.data.mapping_start.anchor : e.data.sequence_start.anchor, node);
+  addChild(node);
+  stack_.push({node, pending_.size()});
+}
+
+void TreeBuilder::addAlias(const yaml_event_t& e) {
+  Mark start = mark(e.start_mark);
+  Mark end = mark(e.end_mark);
+  const char* name = reinterpret_cast<const char*>(e.data.alias.anchor);
+  auto it = anchors_.find(name);
+  if (it == anchors_.end()) {
+    failDocument(ProblemKind::Syntax, start, end,
+                 std::string("alias *") + name + " refers to no anchor before it");
+    return;
+  }
+  if (tree_.nodes_[it->second].flags & Node::kOpen) {
+    failDocument(ProblemKind::AliasExpansion, start, end,
+                 std::string("alias *") + name + " refers to a node that contains it");
+    return;
+  }
+  // A merge source is not expanded where it stands: the merge copies its entries, and
+  // counts them.
+  if (!isMergeValue()) aliasExpansion_ += weight(it->second);
+  if (aliasExpansion_ > limits_.maxAliasExpansion) {
+    failDocument(ProblemKind::AliasExpansion, start, end,
+                 std::string("alias *") + name + " takes this document's aliases past " +
+                     std::to_string(limits_.maxAliasExpansion) + " nodes");
+    return;
+  }
+  addChild(it->second);
 }
 
 std::size_t TreeBuilder::byteOffsetOfChar(std::string_view text, std::size_t chars) {
@@ -606,25 +674,24 @@ std::uint64_t TreeBuilder::weight(std::uint32_t node) {
   return total;
 }
 
-bool TreeBuilder::closeContainer(const yaml_event_t& e) {
-  if (stack_.empty()) return true;
+void TreeBuilder::closeContainer(const yaml_event_t& e) {
+  if (stack_.empty()) return;
   Open open = stack_.back();
-  stack_.pop_back();
+  stack_.pop();
   Node& node = tree_.nodes_[open.node];
   node.end = mark(e.end_mark);
   node.flags &= static_cast<std::uint8_t>(~Node::kOpen);
 
   if (node.kind == NodeKind::Mapping) {
     // Merge keys are rare: only a mapping that has one is rewritten.
-    if (reportDuplicateKeys(open.firstPending) && !applyMergeKeys(open.firstPending)) return true;
+    if (reportDuplicateKeys(open.firstPending) && !applyMergeKeys(open.firstPending)) return;
   }
   Node& n = tree_.nodes_[open.node];  // applyMergeKeys may not reallocate nodes, but be safe
   n.first = static_cast<std::uint32_t>(tree_.children_.size());
   n.count = static_cast<std::uint32_t>(pending_.size() - open.firstPending);
   tree_.children_.insert(tree_.children_.end(), pending_.begin() + open.firstPending,
                          pending_.end());
-  pending_.resize(open.firstPending);
-  return true;
+  pending_.shrink(open.firstPending);
 }
 
 bool TreeBuilder::reportDuplicateKeys(std::size_t first) {
@@ -646,17 +713,34 @@ bool TreeBuilder::reportDuplicateKeys(std::size_t first) {
   std::vector<Key> large;
   if (pairs > kSmall) large.resize(pairs);
   Key* keys = pairs > kSmall ? large.data() : small.data();
+  // While parsing, a scalar's bytes are in the text or, with kOwned, in owned_.
+  const Node* nodes = tree_.nodes_.data();
+  const char* const text = tree_.text_->data();
+  const char* const owned = tree_.owned_.data();
   bool hasMerge = false;
+  // One bit for each key's length and end bytes: keys that are all different (nearly every
+  // mapping) almost always set different bits, and then none is compared with another.
+  std::uint64_t seen = 0;
+  bool maybeRepeated = false;
   for (std::size_t i = 0; i < pairs; ++i) {
-    const Node& k = tree_.nodes_[pending_[first + i * 2]];
+    const Node& k = nodes[pending_[first + i * 2]];
     keys[i] = {nullptr, 0};
-    if (isMergeKey(k)) {
+    if (k.kind != NodeKind::Scalar) continue;
+    const char* bytes = ((k.flags & Node::kOwned) ? owned : text) + k.first;
+    const std::size_t size = k.count;
+    if (size == 2 && bytes[0] == '<' && bytes[1] == '<' && k.style == ScalarStyle::Plain) {
       hasMerge = true;
-    } else if (k.kind == NodeKind::Scalar) {
-      std::string_view text = scalarText(k);
-      keys[i] = {text.data(), text.size()};
+      continue;
     }
+    keys[i] = {bytes, size};
+    const unsigned ends = size == 0 ? 0u
+                                    : static_cast<unsigned char>(bytes[0]) * 3u +
+                                          static_cast<unsigned char>(bytes[size - 1]);
+    const std::uint64_t bit = std::uint64_t{1} << ((ends + size) & 63u);
+    maybeRepeated |= (seen & bit) != 0;
+    seen |= bit;
   }
+  if (!maybeRepeated) return hasMerge;
   auto report = [&](std::size_t pair) {
     const Node& dup = tree_.nodes_[pending_[first + pair * 2]];
     problems_.push_back(
@@ -737,8 +821,8 @@ bool TreeBuilder::applyMergeKeys(std::size_t first) {
       merged.push_back(tree_.children_[s.first + c + 1]);
     }
   }
-  pending_.resize(first);
-  pending_.insert(pending_.end(), merged.begin(), merged.end());
+  pending_.shrink(first);
+  pending_.append(merged.data(), merged.data() + merged.size());
   return true;
 }
 

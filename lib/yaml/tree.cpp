@@ -1,13 +1,41 @@
 #include "lib/yaml/tree.h"
 
 #include <algorithm>
-#include <cctype>
+#include <array>
 #include <charconv>
 #include <cstring>
 
 #include "lib/yaml/bytes.h"
 
 namespace pg::yaml {
+
+namespace {
+
+// std::from_chars' reading of a decimal int64 (an optional '-', then digits, all of `v`),
+// with the numbers manifests hold (ports, weights, counts: up to 18 digits, which cannot
+// overflow) read by a plain loop: from_chars' generality cost 80 instructions a number, and
+// every integer field of every object is read.
+bool readInteger(std::string_view v, std::int64_t& out) {
+  const char* p = v.data();
+  const char* const end = p + v.size();
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  if (p == end) return false;
+  if (end - p > 18) {
+    auto [ptr, ec] = std::from_chars(v.data(), end, out);
+    return ec == std::errc() && ptr == end;
+  }
+  std::int64_t value = 0;
+  for (; p != end; ++p) {
+    const unsigned digit = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (digit > 9) return false;
+    value = value * 10 + digit;
+  }
+  out = negative ? -value : value;
+  return true;
+}
+
+}  // namespace
 
 NodeRef Tree::root(std::size_t document) const {
   if (document >= documents_.size()) return {};
@@ -95,8 +123,7 @@ std::optional<std::int64_t> NodeRef::asInt() const {
   std::string_view v = tree_->value(node());
   if (!v.empty() && v.front() == '+') v.remove_prefix(1);
   std::int64_t out = 0;
-  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (ec != std::errc() || ptr != v.data() + v.size() || v.empty()) return std::nullopt;
+  if (!readInteger(v, out)) return std::nullopt;
   return out;
 }
 
@@ -105,23 +132,33 @@ bool NodeRef::isString() const {
   return node().style != ScalarStyle::Plain || plainIsString(tree_->value(node()));
 }
 
+namespace {
+
+// What the first byte of a plain scalar says of its type. Nulls and booleans start with one
+// of n N t T f F ~, numbers with a digit, a sign, a dot, or (inf, nan, as from_chars reads
+// them) i I n N: any other first byte makes a string, without the parses below. Most strings
+// (names, hostnames, paths) take that way, and every string field of every object asks.
+enum class FirstByte : std::uint8_t { String, Word, Number };
+constexpr std::array<FirstByte, 256> kFirstByte = [] {
+  std::array<FirstByte, 256> table{};
+  for (unsigned char c : std::string_view("~tTfF")) table[c] = FirstByte::Word;
+  for (unsigned char c : std::string_view("0123456789+-.nNiI")) table[c] = FirstByte::Number;
+  return table;
+}();
+
+}  // namespace
+
 bool plainIsString(std::string_view v) {
-  // Nulls and booleans start with one of n N t T f F ~, numbers with a digit, a sign, a dot,
-  // or (inf, nan, as from_chars reads them) i I n N: any other first byte makes a string,
-  // without the parses below. Most strings (names, hostnames, paths) take this way.
-  if (!v.empty()) {
-    const char c = v.front();
-    if (!std::isdigit(static_cast<unsigned char>(c)) &&
-        std::string_view("+-.~nNtTfFiI").find(c) == std::string_view::npos)
-      return true;
-  }
-  if (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL") return false;
+  if (v.empty()) return false;
+  const FirstByte first = kFirstByte[static_cast<unsigned char>(v.front())];
+  if (first == FirstByte::String) return true;
+  if (v == "~" || v == "null" || v == "Null" || v == "NULL") return false;
   if (v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE")
     return false;
+  if (first == FirstByte::Word) return true;  // no number starts with ~ t T f F
   std::string_view digits = !v.empty() && v.front() == '+' ? v.substr(1) : v;
   std::int64_t i = 0;
-  auto [iptr, iec] = std::from_chars(digits.data(), digits.data() + digits.size(), i);
-  if (!digits.empty() && iec == std::errc() && iptr == digits.data() + digits.size()) return false;
+  if (readInteger(digits, i)) return false;
   // Floats and the special values of the YAML 1.2 core schema.
   static constexpr std::string_view kSpecial[] = {".inf",  ".Inf",  ".INF", "-.inf", "-.Inf",
                                                   "-.INF", "+.inf", ".nan", ".NaN",  ".NAN"};

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "lib/yaml/parser.h"
@@ -53,6 +55,47 @@ TEST_CASE("scalar types follow the YAML core schema") {
   CHECK(root.get("w").isString());
   CHECK(root.get("q").isString());
   CHECK_FALSE(root.get("q").asInt());
+}
+
+TEST_CASE("plain scalars are strings unless a null, a boolean or a number, by any first byte") {
+  ParseResult r = parseText(
+      "a: tea\nb: TRUE\nc: ~x\nd: ~\ne: Falsey\ng: name\nh: .5\n"
+      "j: -.inf\nk: +12\nl: 0x1F\nm: x1\nn: fAlse\n");
+  REQUIRE(r.problems.empty());
+  NodeRef root = r.tree->root(0);
+  for (const char* key : {"a", "c", "e", "g", "l", "m", "n"}) {
+    INFO(key);
+    CHECK(root.get(key).isString());
+  }
+  for (const char* key : {"b", "d", "h", "j", "k"}) {
+    INFO(key);
+    CHECK_FALSE(root.get(key).isString());
+  }
+}
+
+TEST_CASE("integers read as the core schema reads them, at every length") {
+  ParseResult r = parseText(
+      "neg: -17\nplus: +5\nzeros: '0042'\nlead: 0042\nmixed: 12a\nsign: -x\n"
+      "d18: 123456789012345678\nd19: 1234567890123456789\nmin: -9223372036854775808\n"
+      "over: 99999999999999999999\nsep: 1_000\nspace: 1 2\n");
+  REQUIRE(r.problems.empty());
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("neg").asInt() == -17);
+  CHECK(root.get("plus").asInt() == 5);
+  CHECK_FALSE(root.get("zeros").asInt());  // quoted: a string
+  CHECK(root.get("lead").asInt() == 42);
+  CHECK_FALSE(root.get("mixed").asInt());
+  CHECK(root.get("mixed").isString());
+  CHECK_FALSE(root.get("sign").asInt());
+  CHECK(root.get("sign").isString());
+  CHECK(root.get("d18").asInt() == 123456789012345678);
+  CHECK(root.get("d19").asInt() == 1234567890123456789);
+  CHECK(root.get("min").asInt() == std::numeric_limits<std::int64_t>::min());
+  CHECK_FALSE(root.get("over").asInt());     // past int64
+  CHECK_FALSE(root.get("over").isString());  // but a number still
+  CHECK_FALSE(root.get("sep").asInt());
+  CHECK(root.get("sep").isString());
+  CHECK(root.get("space").isString());
 }
 
 TEST_CASE("escaped and folded scalars are decoded; plain ones point into the text") {
@@ -111,6 +154,19 @@ TEST_CASE("duplicate keys: merge keys may repeat, empty keys may not") {
   CHECK(r.problems[0].start.line == 7);
   CHECK(r.tree->root(0).get("m").get("x").asInt() == 1);
   CHECK(r.tree->root(0).get("m").get("y").asInt() == 2);
+}
+
+TEST_CASE("duplicate keys: alike keys are told apart, escaped keys compare by their value") {
+  // Same length and same first and last bytes: the quick filter lets them through to a full
+  // comparison, which tells them apart.
+  ParseResult alike = parseText("name: 1\nnape: 2\nnope: 3\n");
+  CHECK(alike.problems.empty());
+  // A key with an escape is held as its value, not its bytes in the file: "a\x62" is `ab`.
+  ParseResult escaped = parseText("ab: 1\n\"a\\x62\": 2\n\"x\\ty\": 3\n\"x\\ty\": 4\n");
+  REQUIRE(escaped.problems.size() == 2);
+  CHECK(escaped.problems[0].start.line == 2);
+  CHECK(escaped.problems[1].start.line == 4);
+  CHECK(escaped.problems[1].message == "key \"x\ty\" is repeated in this mapping");
 }
 
 TEST_CASE("duplicate keys in large mappings are found too") {
