@@ -15,7 +15,7 @@ namespace {
 // with the numbers manifests hold (ports, weights, counts: up to 18 digits, which cannot
 // overflow) read by a plain loop: from_chars' generality cost 80 instructions a number, and
 // every integer field of every object is read.
-bool readInteger(std::string_view v, std::int64_t& out) {
+[[gnu::always_inline]] inline bool readInteger(std::string_view v, std::int64_t& out) {
   const char* p = v.data();
   const char* const end = p + v.size();
   const bool negative = p != end && *p == '-';
@@ -92,9 +92,11 @@ NodeRef Tree::addEntry(NodeRef map, std::string_view key, NodeRef value) {
   // A mapping's children are contiguous: unless they end the list already, they move to its
   // end (the old range is left unused), then the new entry follows them.
   Node& m = nodes_[map.index()];
+  const std::size_t needed = children_.size() + m.count + 2;
+  if (needed > children_.capacity())  // growing by half at least: maps gain entry by entry
+    children_.reserve(std::max(needed, children_.capacity() + children_.capacity() / 2));
   if (m.first + m.count != children_.size()) {
     const std::uint32_t first = static_cast<std::uint32_t>(children_.size());
-    children_.reserve(children_.size() + m.count + 2);
     for (std::uint32_t i = 0; i < m.count; ++i) children_.push_back(children_[m.first + i]);
     m.first = first;
   }

@@ -57,6 +57,56 @@ TEST_CASE("scalar types follow the YAML core schema") {
   CHECK_FALSE(root.get("q").asInt());
 }
 
+TEST_CASE("key lookups compare whole keys, whatever their length and first byte") {
+  ParseResult r = parseText(
+      "name: 1\nnope: 2\nnape: 3\n\"\": 4\nx: 5\ny: 6\n? [name]\n: 7\n"
+      "\"n\\x61me2\": 8\nlong-key-of-more-than-sixteen-bytes: 9\n"
+      "long-key-of-more-than-sixteen-bytez: 10\nbase: &b {k: 11, kk: 12}\n"
+      "merged: {<<: *b, kk: 13}\n");
+  REQUIRE(r.problems.empty());
+  NodeRef root = r.tree->root(0);
+  CHECK(root.get("name").asInt() == 1);
+  CHECK(root.get("nope").asInt() == 2);
+  CHECK(root.get("nape").asInt() == 3);
+  CHECK_FALSE(root.get("nabe"));
+  CHECK(root.get("").asInt() == 4);
+  CHECK(root.get("x").asInt() == 5);
+  CHECK(root.get("y").asInt() == 6);
+  CHECK_FALSE(root.get("z"));
+  CHECK(root.get("name2").asInt() == 8);  // an escaped key, by its value
+  CHECK(root.get("long-key-of-more-than-sixteen-bytes").asInt() == 9);
+  CHECK(root.get("long-key-of-more-than-sixteen-bytez").asInt() == 10);
+  CHECK_FALSE(root.get("long-key-of-more-than-sixteen-byte"));
+  CHECK(root.get("merged").get("k").asInt() == 11);
+  CHECK(root.get("merged").get("kk").asInt() == 13);
+  CHECK(root.keyNode("y").str() == "y");
+  // A key that is not a scalar is never found by text.
+  CHECK(root.size() == 12);
+}
+
+TEST_CASE("entries added after parsing are found, in mappings that move and values that repeat") {
+  ParseResult object = parseText("a: {b: 1}\nc: {d: 2}\n");
+  ParseResult values = parseText("p: PathPrefix\nq: PathSuffix\nr: ''\n");
+  NodeRef root = object.tree->root(0);
+  NodeRef v = values.tree->root(0);
+  // `a`'s children are not the last: adding moves them to the end.
+  object.tree->addEntry(root.get("a"), "type", v.get("p"));
+  object.tree->addEntry(root.get("c"), "type", v.get("q"));
+  object.tree->addEntry(root.get("a"), "tyqe", v.get("p"));
+  object.tree->addEntry(root.get("a"), "", v.get("r"));
+  object.tree->addEntry(root.get("c"), "kind", v.get("p"));
+  CHECK(root.get("a").get("b").asInt() == 1);
+  CHECK(root.get("a").get("type").str() == "PathPrefix");
+  CHECK(root.get("a").get("tyqe").str() == "PathPrefix");
+  CHECK(root.get("a").get("").str().empty());
+  CHECK(root.get("a").get("").synthesized());
+  CHECK(root.get("c").get("d").asInt() == 2);
+  CHECK(root.get("c").get("type").str() == "PathSuffix");
+  CHECK(root.get("c").get("kind").str() == "PathPrefix");
+  CHECK(root.get("a").size() == 4);
+  CHECK(root.get("c").size() == 3);
+}
+
 TEST_CASE("plain scalars are strings unless a null, a boolean or a number, by any first byte") {
   ParseResult r = parseText(
       "a: tea\nb: TRUE\nc: ~x\nd: ~\ne: Falsey\ng: name\nh: .5\n"

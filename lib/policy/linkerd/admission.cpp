@@ -229,7 +229,8 @@ std::vector<Problem> refuseRoute(const model::Resource& route) {
   if (route.group != graph::kGatewayGroup) return out;
   for (yaml::NodeRef rule : rules.items())
     for (yaml::NodeRef b : rule.get("backendRefs").items()) {
-      bool service = (groupOf(b).empty()) && (!b.get("kind") || b.get("kind").str() == "Service");
+      const yaml::NodeRef kind = b.get("kind");
+      bool service = groupOf(b).empty() && (!kind || kind.str() == "Service");
       if (service && b.get("port").asInt().value_or(0) == 0)
         add(out, b, "a Service backendRef needs a port: add the Service port to send to");
     }
