@@ -509,6 +509,14 @@ TEST_CASE("anyOf: at least one alternative must hold") {
   CHECK(r.violations[0].location.start == yaml::Mark{firstSpecLine(), 8});
 }
 
+TEST_CASE("length bounds count characters, not bytes") {
+  CHECK(choice("  any: \"\u00e9\u00e9\"\n").violations.empty());  // 2 characters in 4 bytes
+  CHECK(choice("  any: a\u00e9\n").violations.empty());
+  CHECK(choice("  any: \"\u00e9\u00e9\u00e9\"\n").violations.size() == 1);
+  CHECK(choice("  any: abcdefghij\n").violations.size() == 1);  // past a word of ASCII
+  CHECK(choice("  any: \"\U0001F44B\U0001F44B\"\n").violations.empty());  // 4-byte characters
+}
+
 TEST_CASE("allOf: each failing alternative reports in its own words") {
   CHECK(choice("  all: abc\n").violations.empty());
   Result pattern = choice("  all: AB\n");
