@@ -327,7 +327,7 @@ class TreeBuilder {
   Mark mark(const yaml_mark_t& m) const {
     Mark out{static_cast<std::uint32_t>(m.line) + lineOffset_ + 1,
              static_cast<std::uint32_t>(m.column) + 1};
-    if (!columnFixes_.empty()) [[unlikely]]
+    if (hasColumnFixes_) [[unlikely]]
       out.column += columnShift(out);
     return out;
   }
@@ -403,6 +403,7 @@ class TreeBuilder {
   std::size_t cursorChars_ = 0;
   std::size_t cursorBytes_ = 0;
   const std::vector<ColumnFix> columnFixes_;      // sorted by line, then column
+  const bool hasColumnFixes_ = !columnFixes_.empty();  // asked for every mark
   std::size_t abortAt_ = std::string_view::npos;  // end the pass here (a limit was hit)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> documentLines_;  // kept: first, last
 
