@@ -106,12 +106,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   pg::model::Store store;
   store.build(std::move(result.resources));
   for (const pg::model::Resource& r : store.all()) {
-    // Each object, or the first of its duplicates, is found by its own key.
-    const pg::model::Resource* found = store.find(r.group, r.kind, r.namespace_, r.name);
-    require(found != nullptr);
-    require(found->name == r.name && found->kind == r.kind);
+    // Each object, or the first of its duplicates, is found by its own key: a Kuma Universal
+    // object's holds its mesh, and no namespace.
+    if (r.universal) {
+      const std::vector<const pg::model::Resource*> found =
+          store.findInMesh(r.kind, r.mesh, r.name);
+      require(!found.empty());
+      for (const pg::model::Resource* f : found)
+        require(f->name == r.name && f->kind == r.kind && f->mesh == r.mesh);
+    } else {
+      const pg::model::Resource* found = store.find(r.group, r.kind, r.namespace_, r.name);
+      require(found != nullptr);
+      require(found->name == r.name && found->kind == r.kind);
+    }
     sum += touch(r.display());
-    pg::model::Location at = r.locateField(r.metadata(), "name");
+    pg::model::Location at = r.locateField(r.universal ? r.node : r.metadata(), "name");
     require(validMark(at.start));
     for (auto [key, value] : r.labels().entries()) sum += touch(key.str()) + touch(value.str());
   }
