@@ -714,30 +714,25 @@ bool TreeBuilder::reportDuplicateKeys(std::size_t first) {
   std::vector<Key> large;
   if (pairs > kSmall) large.resize(pairs);
   Key* keys = pairs > kSmall ? large.data() : small.data();
-  // While parsing, a scalar's bytes are in the text or, with kOwned, in owned_.
-  const Node* nodes = tree_.nodes_.data();
-  const char* const text = tree_.text_->data();
-  const char* const owned = tree_.owned_.data();
   bool hasMerge = false;
   // One bit for each key's length and end bytes: keys that are all different (nearly every
   // mapping) almost always set different bits, and then none is compared with another.
   std::uint64_t seen = 0;
   bool maybeRepeated = false;
   for (std::size_t i = 0; i < pairs; ++i) {
-    const Node& k = nodes[pending_[first + i * 2]];
+    const Node& k = tree_.nodes_[pending_[first + i * 2]];
     keys[i] = {nullptr, 0};
-    if (k.kind != NodeKind::Scalar) continue;
-    const char* bytes = ((k.flags & Node::kOwned) ? owned : text) + k.first;
-    const std::size_t size = k.count;
-    if (size == 2 && bytes[0] == '<' && bytes[1] == '<' && k.style == ScalarStyle::Plain) {
+    if (isMergeKey(k)) {
       hasMerge = true;
       continue;
     }
-    keys[i] = {bytes, size};
-    const unsigned ends = size == 0 ? 0u
-                                    : static_cast<unsigned char>(bytes[0]) * 3u +
-                                          static_cast<unsigned char>(bytes[size - 1]);
-    const std::uint64_t bit = std::uint64_t{1} << ((ends + size) & 63u);
+    if (k.kind != NodeKind::Scalar) continue;
+    const std::string_view text = scalarText(k);
+    keys[i] = {text.data(), text.size()};
+    const unsigned ends = text.empty() ? 0u
+                                       : static_cast<unsigned char>(text.front()) * 3u +
+                                             static_cast<unsigned char>(text.back());
+    const std::uint64_t bit = std::uint64_t{1} << ((ends + text.size()) & 63u);
     maybeRepeated |= (seen & bit) != 0;
     seen |= bit;
   }

@@ -11,11 +11,12 @@ namespace pg::yaml {
 
 namespace {
 
-// std::from_chars' reading of a decimal int64 (an optional '-', then digits, all of `v`),
-// with the numbers manifests hold (ports, weights, counts: up to 18 digits, which cannot
-// overflow) read by a plain loop: from_chars' generality cost 80 instructions a number, and
-// every integer field of every object is read.
+// A plain scalar's decimal int64: an optional '+', then what std::from_chars reads (an
+// optional '-', then digits) in all of the rest. The numbers manifests hold (ports, weights,
+// counts: up to 18 digits, which cannot overflow) are read by a plain loop: from_chars'
+// generality cost 80 instructions a number, and every integer field of every object is read.
 [[gnu::always_inline]] inline bool readInteger(std::string_view v, std::int64_t& out) {
+  if (!v.empty() && v.front() == '+') v.remove_prefix(1);
   const char* p = v.data();
   const char* const end = p + v.size();
   const bool negative = p != end && *p == '-';
@@ -122,10 +123,8 @@ std::optional<bool> NodeRef::asBool() const {
 
 std::optional<std::int64_t> NodeRef::asInt() const {
   if (!isScalar() || node().style != ScalarStyle::Plain) return std::nullopt;
-  std::string_view v = tree_->value(node());
-  if (!v.empty() && v.front() == '+') v.remove_prefix(1);
   std::int64_t out = 0;
-  if (!readInteger(v, out)) return std::nullopt;
+  if (!readInteger(tree_->value(node()), out)) return std::nullopt;
   return out;
 }
 
@@ -158,9 +157,8 @@ bool plainIsString(std::string_view v) {
   if (v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE")
     return false;
   if (first == FirstByte::Word) return true;  // no number starts with ~ t T f F
-  std::string_view digits = !v.empty() && v.front() == '+' ? v.substr(1) : v;
   std::int64_t i = 0;
-  if (readInteger(digits, i)) return false;
+  if (readInteger(v, i)) return false;
   // Floats and the special values of the YAML 1.2 core schema.
   static constexpr std::string_view kSpecial[] = {".inf",  ".Inf",  ".INF", "-.inf", "-.Inf",
                                                   "-.INF", "+.inf", ".nan", ".NaN",  ".NAN"};
