@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libyaml-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
-          libpugixml-dev doctest-dev libgit2-dev libmimalloc-dev libre2-dev libssl-dev)
+          libpugixml-dev doctest-dev libgit2-dev libmimalloc-dev libre2-dev libssl-dev liblua5.1-0-dev)
 # The tests drive git (diff of revisions) and the real pre-commit (the hooks).
 packages+=(pre-commit git)
 packages+=("$@")

@@ -1,7 +1,7 @@
 // The Envoy Gateway family and BackendTLSPolicy as Envoy Gateway writes it: ancestors,
 // Conflicted (decided by establishment, not document order), Overridden, TargetNotFound,
 // Invalid, mergeType and its provenance, and a CA reference that makes routes' ResolvedRefs
-// False.
+// False. Lua scripts, compiled as the controller compiles them.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -9,6 +9,7 @@
 
 #include "lib/analysis/analysis.h"
 #include "lib/policy/engine.h"
+#include "lib/policy/envoygateway/lua.h"
 #include "tests/unit/test_folder.h"
 
 using namespace pg;
@@ -355,4 +356,37 @@ TEST_CASE("BackendTLSPolicy: conflicts are per Service section") {
     CHECK(summary(f.condition("b", "Accepted", "BackendTLSPolicy")) == "False Conflicted");
     CHECK(summary(resolvedRefs(f.route())) == "True ResolvedRefs");
   }
+}
+
+// Lua scripts are compiled, never run, as Lua 5.1; `goto`, which the controller's Lua knows
+// and Lua 5.1 does not, makes a failure say nothing.
+TEST_CASE("Lua scripts: compiled as the controller compiles them") {
+  using pg::policy::envoygateway::compileLua;
+  CHECK(compileLua("function envoy_on_request(h) h:logInfo('x') end").error.empty());
+  CHECK(compileLua("").error.empty());
+
+  auto missingThen = compileLua("function f()\n  if x == 1\n    y()\n  end\nend");
+  CHECK(missingThen.error == "<string>:3: 'then' expected near 'y'");
+  CHECK_FALSE(missingThen.usesGoto);
+
+  // Lua 5.1 lexing, as gopher-lua's: an unknown escape is the character itself, and `//`
+  // is no operator.
+  CHECK(compileLua("local p = \"^/api\\/v1\"").error.empty());
+  CHECK_FALSE(compileLua("local q = 7 // 2").error.empty());
+  CHECK_FALSE(compileLua("local s = \"unterminated").error.empty());
+
+  auto withGoto = compileLua("for i = 1, 3 do\n  if i == 2 then goto skip end\n  ::skip::\nend");
+  CHECK(withGoto.error.empty());
+  CHECK(withGoto.usesGoto);
+  // `goto` inside a longer word does not count.
+  auto gotoWord = compileLua("local gotoX = = 1");
+  CHECK_FALSE(gotoWord.usesGoto);
+  CHECK_FALSE(gotoWord.error.empty());
+
+  // Deep nesting and large chunks end in an error, not a crash.
+  CHECK_FALSE(compileLua(std::string(100000, '(')).error.empty());
+  std::string big = "local t = {";
+  for (int i = 0; i < 200000; ++i) big += "1,";
+  big += "}";
+  CHECK(compileLua(big).error.empty());
 }

@@ -1,7 +1,8 @@
 // Checks of an Envoy Gateway policy's spec that its translator turns into Accepted False,
 // reason Invalid. Only structural ones: values the translator cannot parse or rejects by a
-// fixed rule, and references to objects that must be in the input. Anything that needs the
-// data plane (Wasm checksums, Lua syntax) is left to the cluster.
+// fixed rule, and references to objects that must be in the input, and Lua scripts, which
+// the controller compiles. Anything that needs the data plane (Wasm checksums) or running a
+// script (Lua's Strict validation) is left to the cluster.
 //
 // Messages follow the translator's: "<Feature>: <what is wrong>."
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "lib/model/cidr.h"
 #include "lib/model/duration.h"
 #include "lib/policy/envoygateway/envoygateway.h"
+#include "lib/policy/envoygateway/lua.h"
 
 namespace pg::policy::envoygateway {
 
@@ -28,6 +30,12 @@ constexpr std::int64_t kMaxConsistentHashTableSize = 5000011;
 std::string capitalized(std::string_view word) {
   std::string out(word);
   if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  return out;
+}
+
+std::string lowered(std::string_view word) {
+  std::string out(word);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return out;
 }
 
@@ -353,22 +361,136 @@ void checkApiKeys(Context& c) {
   }
 }
 
-// EnvoyExtensionPolicy Lua from a ConfigMap: it must exist in the policy's namespace and hold
-// the script under `lua` (envoyextensionpolicy.go getLuaBodyFromLocalObjectReference).
-void checkLuaValueRef(Context& c) {
+// The EnvoyProxy the translator hands a Gateway's policies: the Gateway's own
+// (`infrastructure.parametersRef`), else its GatewayClass's (`parametersRef`).
+const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gateway& gateway) {
+  const graph::Gateway& root = gateway.parent ? *gateway.parent : gateway;
+  yaml::NodeRef own = root.resource->spec().get("infrastructure").get("parametersRef");
+  if (own.get("group").str() == kEnvoyGatewayGroup && own.get("kind").str() == "EnvoyProxy")
+    return store.find(kEnvoyGatewayGroup, "EnvoyProxy", root.resource->namespace_,
+                      own.get("name").str());
+  if (!root.gatewayClass) return nullptr;
+  yaml::NodeRef ref = root.gatewayClass->spec().get("parametersRef");
+  if (ref.get("group").str() != kEnvoyGatewayGroup || ref.get("kind").str() != "EnvoyProxy")
+    return nullptr;
+  return store.find(kEnvoyGatewayGroup, "EnvoyProxy", ref.get("namespace").str(),
+                    ref.get("name").str());
+}
+
+// Whether an EnvoyProxy turns Lua validation off (`lua.validationType`, else the deprecated
+// `luaValidation`). Strict, the default, and InsecureSyntax both compile the script.
+bool luaValidationDisabled(const model::Resource* proxy) {
+  if (!proxy) return false;
+  yaml::NodeRef mode = proxy->spec().get("lua").get("validationType");
+  if (!mode.isScalar() || mode.isNull()) mode = proxy->spec().get("luaValidation");
+  return mode.str() == "Disabled";
+}
+
+// The managed Gateways a policy's targets put it on: the targeted Gateways and ListenerSets,
+// and the parents of targeted routes.
+std::vector<const graph::Gateway*> gatewaysOf(const Context& c) {
+  std::vector<const graph::Gateway*> out;
+  if (!c.policy || !c.topology) return out;
+  auto add = [&](const graph::Gateway* g) {
+    if (g && g->managed && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+  };
+  for (const Target& t : c.policy->targets) {
+    if (!t.resource) continue;
+    if (t.kind == "Gateway" || t.kind == "ListenerSet" || t.kind == "XListenerSet") {
+      add(c.topology->findGateway(t.namespace_, t.name, t.kind));
+    } else if (const graph::Route* r = c.topology->findRoute(t.resource)) {
+      for (const graph::RouteParent& p : r->parents) add(p.gateway);
+    }
+  }
+  return out;
+}
+
+// The script of one `lua` entry: inline, or from a ConfigMap in the policy's namespace under
+// `lua`, else under its only key (the translator takes "the first" of several in Go's map
+// order, which is random: nullopt without a problem then). A missing ConfigMap or one with no
+// data is a problem.
+std::optional<std::string_view> luaBody(Context& c, yaml::NodeRef lua) {
+  if (lua.get("type").str() != "ValueRef") {
+    yaml::NodeRef inline_ = lua.get("inline");
+    if (!inline_.isScalar() || inline_.isNull()) return std::nullopt;
+    return inline_.str();
+  }
+  yaml::NodeRef ref = lua.get("valueRef");
+  if (!ref.isMapping()) return std::nullopt;
+  std::string name(ref.get("name").str());
   std::string_view ns = c.object.namespace_;
-  for (yaml::NodeRef lua : c.spec.get("lua").items()) {
-    yaml::NodeRef ref = lua.get("valueRef");
-    if (lua.get("type").str() != "ValueRef" || !ref.isMapping()) continue;
-    std::string name(ref.get("name").str());
-    const model::Resource* map = c.store.find("", "ConfigMap", ns, name);
-    if (!map)
-      c.fail("Lua: can't find the referenced configmap " + name + " in namespace " +
-                 std::string(ns) + ".",
-             ref.get("name"));
-    else if (!map->node.get("data").get("lua"))
-      c.fail("Lua: can't find the key lua in the referenced configmap " + name + ".",
-             ref.get("name"));
+  const model::Resource* map = c.store.find("", "ConfigMap", ns, name);
+  if (!map) {
+    c.fail("Lua: can't find the referenced configmap " + name + " in namespace " +
+               std::string(ns) + ".",
+           ref.get("name"));
+    return std::nullopt;
+  }
+  yaml::NodeRef data = map->node.get("data");
+  if (yaml::NodeRef body = data.get("lua")) return body.str();
+  if (data.size() == 0) {
+    c.fail("Lua: can't find the key lua in the referenced configmap " + name + ".",
+           ref.get("name"));
+    return std::nullopt;
+  }
+  if (data.size() == 1) return data.valueAt(0).str();
+  return std::nullopt;
+}
+
+// EnvoyExtensionPolicy Lua (envoyextensionpolicy.go buildLuas -> buildLua ->
+// luavalidator.Validate), entry by entry, the first problem only:
+//  - the script must name envoy_on_request or envoy_on_response (checked even when
+//    validation is Disabled);
+//  - unless the EnvoyProxy of every Gateway the policy is on disables validation, the script,
+//    with a call of each of those functions appended, must compile. The translator judges
+//    the policy once per Gateway; a policy here has one verdict, so a route policy whose
+//    route is on Gateways with and without validation is judged as where it is on.
+//    Strict validation also runs the script against mocks of Envoy's stream handle;
+//    policygraph does not run repository code, so runtime errors are left to the controller.
+void checkLua(Context& c) {
+  constexpr std::string_view kOnRequest = "envoy_on_request";
+  constexpr std::string_view kOnResponse = "envoy_on_response";
+  yaml::NodeRef entries = c.spec.get("lua");
+  if (!entries.isSequence()) return;
+  std::vector<const graph::Gateway*> gateways = gatewaysOf(c);
+  const bool compile =
+      gateways.empty() || std::any_of(gateways.begin(), gateways.end(), [&](const auto* g) {
+        return !luaValidationDisabled(envoyProxyOf(c.store, *g));
+      });
+  std::string prefix = "Lua: validation failed for lua body in policy with name " +
+                       lowered(c.object.kind) + "/" + std::string(c.object.namespace_) + "/" +
+                       std::string(c.object.name) + "/lua/";
+  std::size_t index = 0;
+  for (yaml::NodeRef lua : entries.items()) {
+    std::string name = prefix + std::to_string(index++) + ": ";
+    const std::size_t before = c.problems.size();
+    std::optional<std::string_view> body = luaBody(c, lua);
+    if (c.problems.size() != before) return;
+    if (!body) continue;
+    yaml::NodeRef at = lua.get("inline") ? lua.get("inline") : lua;
+    const bool onRequest = body->find(kOnRequest) != std::string_view::npos;
+    const bool onResponse = body->find(kOnResponse) != std::string_view::npos;
+    if (!onRequest && !onResponse) {
+      c.fail(name + "expected one of " + std::string(kOnRequest) + "() or " +
+                 std::string(kOnResponse) + "() to be defined.",
+             at);
+      return;
+    }
+    if (!compile) continue;
+    for (std::string_view function : {kOnRequest, kOnResponse}) {
+      if (body->find(function) == std::string_view::npos) continue;
+      std::string chunk(*body);
+      chunk += '\n';
+      chunk += function;
+      chunk += "(StreamHandle)";
+      LuaCompile result = compileLua(chunk);
+      if (!result.error.empty()) {
+        c.fail(name + "failed to validate with " + std::string(function) + ": " + result.error +
+                   ".",
+               at);
+        return;
+      }
+    }
   }
 }
 
@@ -561,8 +683,8 @@ constexpr Check kChecks[] = {
      checkOidcClientSecret},
     {"securitypolicy.go buildAPIKeyAuth (duplicated keys)", "SecurityPolicy", "Invalid",
      checkApiKeys},
-    {"envoyextensionpolicy.go buildLua (ConfigMap valueRef)", "EnvoyExtensionPolicy", "Invalid",
-     checkLuaValueRef},
+    {"envoyextensionpolicy.go buildLuas -> buildLua -> luavalidator.Validate",
+     "EnvoyExtensionPolicy", "Invalid", checkLua},
     {"securitypolicy.go buildAuthorization (geolocation with X-Forwarded-For trusted CIDRs)",
      "SecurityPolicy", "Invalid", checkGeoIpWithTrustedCidrs},
     {"clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy", "ClientTrafficPolicy",
