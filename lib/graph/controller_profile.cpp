@@ -66,6 +66,10 @@ constexpr ControllerProfile makeEnvoyGateway() {
   p.controllerNames = kEnvoyGatewayControllers;
   p.backendKinds = kEnvoyGatewayBackends;
   p.protocols = kSpecProtocols;
+  // listener.go validateTerminateModeAndGetTLSSecrets -> parseCertsFromTLSSecretsData and
+  // filterValidCertificates.
+  p.partialCertificateRefsReason = "PartiallyInvalidCertificateRef";
+  p.refusesExpiredCertificates = true;
   return p;
 }
 

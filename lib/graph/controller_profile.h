@@ -137,6 +137,15 @@ struct ControllerProfile {
   // others are left out, and only when none is does ResolvedRefs say why (the first refused
   // reference's reason, every refusal's message); false: every reference must resolve.
   bool anyValidCertificateRefResolves = false;
+  // With several certificateRefs of which some are usable: ResolvedRefs False with this
+  // reason ("Some secrets are invalid: ..."), the listener still Accepted and Programmed with
+  // the usable ones (Envoy Gateway's PartiallyInvalidCertificateRef). Empty: as
+  // anyValidCertificateRefResolves says.
+  std::string_view partialCertificateRefsReason;
+  // Certificates outside their validity period (at the time of the run) are left out of a
+  // Secret's chain, and a Secret with none left is refused (Envoy Gateway's
+  // filterValidCertificates); false: validity is not checked.
+  bool refusesExpiredCertificates = false;
   // How many certificateRefs a listener may hold; 0: any number.
   std::size_t maxCertificateRefs = 0;
   // A listener whose TLS references are refused by a ReferenceGrant, or whose Gateway's

@@ -3,8 +3,11 @@
 #include "lib/graph/gateways.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <ctime>
 #include <map>
 
+#include "lib/graph/certificates.h"
 #include "lib/graph/namespace_labels.h"
 
 namespace pg::graph {
@@ -173,7 +176,7 @@ std::string certificateProducer(const Listener& l, const model::Store& store,
 // HTTPS listeners, and TLS listeners that terminate, need certificates they can read.
 std::string checkCertificates(Listener& l, const model::Store& store,
                               const ReferenceGrantIndex& grants, const TopologyOptions& options,
-                              std::string& message) {
+                              std::int64_t now, std::string& message, bool& partial) {
   if (!terminatesTls(l)) return {};
   const ControllerProfile& profile = *l.gateway->profile;
   yaml::NodeRef tls = l.node.get("tls");
@@ -232,12 +235,14 @@ std::string checkCertificates(Listener& l, const model::Store& store,
                    " must contain tls.crt and tls.key";
       return "InvalidCertificateRef";
     }
-    // Not a full X.509 parse: enough to tell a PEM certificate and key from anything else.
-    if (certificate.find("-----BEGIN CERTIFICATE-----") == std::string::npos ||
-        key.find("-----BEGIN") == std::string::npos ||
-        key.find("PRIVATE KEY-----") == std::string::npos) {
+    // The chain and key as the controller's TLS library reads them: a certificate that
+    // parses (and, for some controllers, is within its validity period) and a key of a
+    // supported format that matches it.
+    CertificateCheck check = checkServingCertificate(certificate, key,
+                                                     profile.refusesExpiredCertificates, now);
+    if (!check.problem.empty()) {
       refMessage = "Secret " + std::string(ns) + "/" + std::string(name) +
-                   " does not hold a PEM certificate and private key";
+                   " must contain a valid and matching tls.crt and tls.key: " + check.problem;
       return "InvalidCertificateRef";
     }
     return {};
@@ -245,13 +250,27 @@ std::string checkCertificates(Listener& l, const model::Store& store,
   // Every reference must resolve, the first refusal is reported; or (a controller that leaves
   // unusable ones out) one usable reference is enough, and with none the first refusal's
   // reason is reported with every refusal's message.
+  // Or (partialCertificateRefsReason) some usable references serve, and ResolvedRefs names
+  // the others with that reason.
   std::string firstReason;
+  std::string firstMessage;
   bool anyUsable = false;
+  std::size_t index = 0;
   for (yaml::NodeRef ref : refs.items()) {
     std::string refMessage;
     std::string reason = checkRef(ref, refMessage);
+    const std::size_t at = index++;
     if (reason.empty()) {
       anyUsable = true;
+      continue;
+    }
+    if (!profile.partialCertificateRefsReason.empty()) {
+      message += (message.empty() ? "" : "; ") + ("certificate refs " + std::to_string(at) +
+                                                   ": " + refMessage);
+      if (firstReason.empty()) {
+        firstReason = std::move(reason);
+        firstMessage = std::move(refMessage);
+      }
       continue;
     }
     if (!profile.anyValidCertificateRefResolves) {
@@ -260,6 +279,16 @@ std::string checkCertificates(Listener& l, const model::Store& store,
     }
     message += (message.empty() ? "" : "; ") + refMessage;
     if (firstReason.empty()) firstReason = std::move(reason);
+  }
+  if (!profile.partialCertificateRefsReason.empty() && !firstReason.empty()) {
+    if (anyUsable) {
+      partial = true;
+      message = "Some secrets are invalid: " + message;
+      return std::string(profile.partialCertificateRefsReason);
+    }
+    // None usable: the first refusal, as for a single reference.
+    message = refs.size() == 1 ? std::move(firstMessage) : "No valid secrets exist: " + message;
+    return firstReason;
   }
   if (anyUsable) {
     message.clear();
@@ -392,6 +421,7 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
                            const ReferenceGrantIndex& grants, const TopologyOptions& options,
                            const std::vector<const Listener*>& higher = {}) {
   const model::Resource& gw = *gateway.resource;
+  const std::int64_t now = options.now != 0 ? options.now : std::int64_t{std::time(nullptr)};
   std::uint32_t index = 0;
   for (yaml::NodeRef node : gw.spec().get("listeners").items()) {
     Listener& l = gateway.listeners.emplace_back();
@@ -409,7 +439,9 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
   std::size_t valid = 0;
   for (Listener& l : gateway.listeners) {
     std::string certificateMessage;
-    std::string certificateReason = checkCertificates(l, store, grants, options, certificateMessage);
+    bool certificatesPartial = false;  // some certificateRefs serve, ResolvedRefs names the rest
+    std::string certificateReason = checkCertificates(l, store, grants, options, now,
+                                                      certificateMessage, certificatesPartial);
     CaProblem ca = checkFrontendValidation(l, store, grants);
     const ControllerProfile& profile = *gateway.profile;
     std::string requirementMessage;
@@ -462,7 +494,8 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
                                   ? "Listeners on this port use incompatible protocols"
                                   : "Another listener on this port has the same hostname"});
     }
-    const bool programmed = l.accepted && certificateReason.empty() && ca.reason.empty();
+    const bool programmed =
+        l.accepted && (certificateReason.empty() || certificatesPartial) && ca.reason.empty();
     l.conditions.push_back(makeCondition("Programmed", programmed,
                                          programmed ? "Programmed" : "Invalid",
                                          programmed ? "Sending translated listener configuration"

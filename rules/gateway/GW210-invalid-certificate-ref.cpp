@@ -25,15 +25,21 @@ void check(Context& ctx) {
                          "; refer to a core ConfigMap or Secret holding the CA certificate");
       return;
     }
-    if (resolved->reason != "InvalidCertificateRef") return;
+    // PartiallyInvalidCertificateRef (Envoy Gateway): some references serve, the others
+    // are left out of the listener.
+    const bool partial = resolved->reason == "PartiallyInvalidCertificateRef";
+    if (resolved->reason != "InvalidCertificateRef" && !partial) return;
     const model::Resource& owner = *l.gateway->resource;
     yaml::NodeRef ref = soleCertificateRef(l);
     model::Finding& f = reportListener(
         ctx, l, certificateLocation(l, ref ? faultyField(ref) : "name"),
         listenerName(l) + " has an unusable certificate: " + resolved->message +
             ". The listener (" + listenerTraits(l) +
-            ") cannot terminate TLS, so it is not programmed; refer to a Secret "
-            "of type kubernetes.io/tls that holds tls.crt and tls.key" +
+            (partial ? ") serves only the certificates that are usable, and clients that "
+                       "need the others fail the handshake"
+                     : ") cannot terminate TLS, so it is not programmed") +
+            "; refer to a Secret of type kubernetes.io/tls that holds a valid tls.crt and "
+            "the matching tls.key" +
             (l.certificateProducersConsidered.empty()
                  ? std::string()
                  : " (nothing produces it: " + l.certificateProducersConsidered + ")"));

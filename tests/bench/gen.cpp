@@ -21,6 +21,20 @@
 
 namespace {
 
+// A self-signed Ed25519 certificate for example.com (valid 2024 to 2124) and its key, base64
+// as a Secret's data holds them: controllers parse both and match them.
+constexpr const char* kCertificate =
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJDVENCdktBREFnRUNBaFE1OWRGSU1GSkovS21r"
+    "NmNhK2tTMGY4cUVHVkRBRkJnTXJaWEF3RmpFVU1CSUcKQTFVRUF3d0xaWGhoYlhCc1pTNWpiMjB3SUJj"
+    "Tk1qUXdNVEF4TURBd01EQXdXaGdQTWpFeU5EQXhNREV3TURBdwpNREJhTUJZeEZEQVNCZ05WQkFNTUMy"
+    "VjRZVzF3YkdVdVkyOXRNQ293QlFZREsyVndBeUVBNm9kVFl5TVFIUlFyCm1XbmZDaUZpdnJCVm1RSG56"
+    "bWt4NDJUQWJCZUs0UmFqR2pBWU1CWUdBMVVkRVFRUE1BMkNDMlY0WVcxd2JHVXUKWTI5dE1BVUdBeXRs"
+    "Y0FOQkFPY3ZPRlRnYitDakhuQTk0cDB2Ky9Wb0kyMS9lUDhnNDdpSHcvTkRuTkdHTVoxRQp6bFc2eW0r"
+    "RVR1NUYxUXAzOGZpRDZkeUhBRVROeDE2ekJIOWViUTQ9Ci0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K";
+constexpr const char* kPrivateKey =
+    "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1DNENBUUF3QlFZREsyVndCQ0lFSUhjSkVwaWZPQSt4"
+    "TVg4TEM2VFlob2laZXA4dWdFNGd0RTB5clk5M29PVHYKLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLQo=";
+
 namespace fs = std::filesystem;
 
 // SplitMix64: its output is fixed by its definition, unlike the standard distributions, whose
@@ -420,8 +434,7 @@ struct Generator {
              {"kind", str("Secret")},
              {"metadata", metadata(name + "-cert", kGatewayNamespace)},
              {"type", str("kubernetes.io/tls")},
-             {"data", map({{"tls.crt", str("LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==")},
-                           {"tls.key", str("LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCg==")}})}}));
+             {"data", map({{"tls.crt", str(kCertificate)}, {"tls.key", str(kPrivateKey)}})}}));
     // Gateway-wide defaults that route policies refine.
     out.objects.push_back(
         object("kuadrant.io/v1", "RateLimitPolicy", metadata(name + "-limits", kGatewayNamespace),
