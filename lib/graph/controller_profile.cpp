@@ -69,6 +69,8 @@ constexpr ControllerProfile makeEnvoyGateway() {
   // listener.go validateTerminateModeAndGetTLSSecrets -> parseCertsFromTLSSecretsData and
   // filterValidCertificates.
   p.partialCertificateRefsReason = "PartiallyInvalidCertificateRef";
+  // route.go, a backendRef's filters: URLRewrite only rewrites the hostname there.
+  p.refusesBackendRefPathRewrite = true;
   p.refusesExpiredCertificates = true;
   return p;
 }

@@ -114,6 +114,10 @@ struct ControllerProfile {
   // False with reason InvalidFilter, a refusal that ends the route's translation (Istio's
   // buildHTTPDestination: header modifiers only). Empty: every type the route kind defines.
   std::span<const std::string_view> backendRefFilterTypes;
+  // A URLRewrite filter with a `path` on an HTTPRoute backendRef answers ResolvedRefs False
+  // with reason UnsupportedRefValue (Envoy Gateway: weighted clusters cannot rewrite paths;
+  // only hostname rewrites are taken there).
+  bool refusesBackendRefPathRewrite = false;
   // A Service name with a dot (a hostname written where the name goes) is refused with this
   // reason; empty: looked up as a name (and not found).
   std::string_view dottedServiceNameReason;

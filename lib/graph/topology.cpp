@@ -211,6 +211,21 @@ Resolution resolveBackend(const BackendRef& b, const Route& route, const model::
     return out;
   }
   if (!out.reason.empty() && !droppedRefusal(out.reason)) return out;
+  if (profile.refusesBackendRefPathRewrite && out.reason.empty() && !b.mirror &&
+      route.kind == RouteKind::HTTP) {
+    for (yaml::NodeRef filter : b.node.get("filters").items()) {
+      yaml::NodeRef path = filter.get("urlRewrite").get("path");
+      if (filter.get("type").str() != "URLRewrite" || !path || path.isNull()) continue;
+      out.reason = "UnsupportedRefValue";
+      out.message = "URLRewrite path modifier is not supported within BackendRef: " +
+                    std::string(profile.name) +
+                    " rewrites only the hostname on a backendRef; move the path rewrite to the "
+                    "rule's filters";
+      out.at = filter.get("urlRewrite").keyNode("path");
+      out.notSimulated = false;
+      return out;
+    }
+  }
   if (yaml::NodeRef filter = unsupportedBackendFilter(b, profile)) {
     yaml::NodeRef type = filter.get("type");
     std::string list;
