@@ -10,7 +10,9 @@
 
 #include <ctime>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace pg::graph {
 
@@ -59,15 +61,26 @@ bool validAt(X509* certificate, std::int64_t now) {
          X509_cmp_time(X509_get0_notAfter(certificate), &t) >= 0;
 }
 
-}  // namespace
+// Both answers from one parse: ignoring validity (the leaf is the first certificate that
+// parses) and judged at `now` (the first that parses and is in its period).
+struct Answers {
+  CertificateCheck ignoringValidity;
+  CertificateCheck withValidity;
+  std::int64_t at = 0;
+};
 
-CertificateCheck checkServingCertificate(std::string_view certificatePem,
-                                         std::string_view keyPem, bool checkValidity,
-                                         std::int64_t now) {
-  CertificateCheck out;
-  // The leaf: the first certificate that parses (and, with checkValidity, is in its period).
-  Certificate leaf;
-  bool anyParsed = false;
+// The key's problem with `leaf`, or empty; `key` is parsed once by the caller.
+std::string keyProblem(X509* leaf, EVP_PKEY* key) {
+  if (X509_check_private_key(leaf, key) == 1) return {};
+  ERR_clear_error();
+  return "tls: private key does not match public key";
+}
+
+Answers check(std::string_view certificatePem, std::string_view keyPem, std::int64_t now) {
+  Answers out;
+  out.at = now;
+  Certificate first;  // the first certificate that parses
+  Certificate valid;  // the first that parses and is valid at `now`
   if (Bio in = memoryBio(certificatePem)) {
     std::string label;
     std::string der;
@@ -75,43 +88,70 @@ CertificateCheck checkServingCertificate(std::string_view certificatePem,
       if (label != "CERTIFICATE") continue;
       Certificate c = parseCertificate(der);
       if (!c) continue;
-      anyParsed = true;
-      if (checkValidity && !validAt(c.get(), now)) continue;
-      if (!leaf) leaf = std::move(c);
+      const bool inPeriod = validAt(c.get(), now);
+      if (!first) {
+        if (inPeriod && !valid) valid = parseCertificate(der);
+        first = std::move(c);
+      } else if (inPeriod && !valid) {
+        valid = std::move(c);
+      }
     }
   }
   ERR_clear_error();
-  if (!leaf) {
-    out.expired = anyParsed;
-    out.problem = anyParsed ? "every certificate in tls.crt is expired or not yet valid"
-                            : "unable to decode pem data for certificate";
+  if (!first) {
+    out.ignoringValidity.problem = "unable to decode pem data for certificate";
+    out.withValidity = out.ignoringValidity;
     return out;
   }
+  if (!valid) {
+    out.withValidity.expired = true;
+    out.withValidity.problem = "every certificate in tls.crt is expired or not yet valid";
+  }
 
+  std::string keyError;
   Bio in = memoryBio(keyPem);
   std::string label;
   std::string der;
+  Key key;
   if (!in || !nextBlock(in.get(), label, der)) {
     ERR_clear_error();
-    out.problem = "unable to decode pem data in tls.key";
-    return out;
+    keyError = "unable to decode pem data in tls.key";
+  } else if (label != "PRIVATE KEY" && label != "RSA PRIVATE KEY" && label != "EC PRIVATE KEY") {
+    keyError = label + " key format found in tls.key, supported formats are PKCS1, PKCS8 or EC";
+  } else {
+    const auto* p = reinterpret_cast<const unsigned char*>(der.data());
+    key.reset(d2i_AutoPrivateKey(nullptr, &p, static_cast<long>(der.size())));
+    if (!key) {
+      ERR_clear_error();
+      keyError = "unable to parse the private key in tls.key";
+    }
   }
-  if (label != "PRIVATE KEY" && label != "RSA PRIVATE KEY" && label != "EC PRIVATE KEY") {
-    out.problem = label + " key format found in tls.key, supported formats are PKCS1, PKCS8 or EC";
-    return out;
-  }
-  const auto* p = reinterpret_cast<const unsigned char*>(der.data());
-  Key key(d2i_AutoPrivateKey(nullptr, &p, static_cast<long>(der.size())));
-  if (!key) {
-    ERR_clear_error();
-    out.problem = "unable to parse the private key in tls.key";
-    return out;
-  }
-  if (X509_check_private_key(leaf.get(), key.get()) != 1) {
-    ERR_clear_error();
-    out.problem = "tls: private key does not match public key";
-  }
+  out.ignoringValidity.problem = key ? keyProblem(first.get(), key.get()) : keyError;
+  if (valid) out.withValidity.problem = key ? keyProblem(valid.get(), key.get()) : keyError;
   return out;
+}
+
+}  // namespace
+
+// Answers are kept by content: OpenSSL 3 sets up its key decoders anew for every key (about
+// five million instructions), and a repository's listeners share a few certificates.
+CertificateCheck checkServingCertificate(std::string_view certificatePem,
+                                         std::string_view keyPem, bool checkValidity,
+                                         std::int64_t now) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, Answers> answers;
+  std::string key;
+  key.reserve(certificatePem.size() + keyPem.size() + 1);
+  key.append(certificatePem).append(1, '\0').append(keyPem);
+  std::unique_lock<std::mutex> lock(mutex);
+  auto it = answers.find(key);
+  if (it == answers.end() || it->second.at != now) {
+    lock.unlock();
+    Answers a = check(certificatePem, keyPem, now);
+    lock.lock();
+    it = answers.insert_or_assign(std::move(key), std::move(a)).first;
+  }
+  return checkValidity ? it->second.withValidity : it->second.ignoringValidity;
 }
 
 }  // namespace pg::graph

@@ -20,7 +20,8 @@ struct CertificateCheck {
 // Checks a serving certificate (`tls.crt`: one or more PEM CERTIFICATE blocks, the leaf
 // first) and its key (`tls.key`: a PKCS#8, PKCS#1 or SEC 1 PEM key that matches the leaf).
 // With `checkValidity`, certificates whose validity period does not hold `now` (seconds since
-// the epoch) are left out, and none left is a problem.
+// the epoch) are left out, and none left is a problem. Thread-safe; answers are remembered by
+// content for the rest of the process.
 CertificateCheck checkServingCertificate(std::string_view certificatePem,
                                          std::string_view keyPem, bool checkValidity,
                                          std::int64_t now);

@@ -9,14 +9,15 @@ using namespace gateway;
 // takes only header modifiers (InvalidFilter), Envoy Gateway no path rewrite
 // (UnsupportedRefValue). Both set the route's ResolvedRefs False.
 void check(Context& ctx) {
-  for (std::string_view reason : {"InvalidFilter", "UnsupportedRefValue"})
-    forEachUnresolvedBackend(
-        ctx, reason,
-        [&](const graph::Route& route, const graph::RouteRule& rule, const graph::BackendRef& b) {
+  for (const graph::Route& route : ctx.analysis().topology.routes) {
+    if (!routeChecked(route)) continue;
+    for (const graph::RouteRule& rule : route.rules)
+      for (const graph::BackendRef& b : rule.backends)
+        if (b.reason == "InvalidFilter" || b.reason == "UnsupportedRefValue")
           reportBackend(ctx, route, rule, b,
                         b.message + ". The route's ResolvedRefs condition is False (" +
-                            std::string(reason) + ") and the filter is not applied");
-        });
+                            b.reason + ") and the filter is not applied");
+  }
 }
 
 }  // namespace
