@@ -1,7 +1,6 @@
 #include "lib/analysis/analysis.h"
 
 #include <algorithm>
-#include <ctime>
 #include <optional>
 
 #include "lib/load/loader.h"
@@ -99,8 +98,6 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   a.store.build(std::move(loaded.resources), inputs.jobs, std::move(refusals));
   graph::TopologyOptions topologyOptions = inputs.topology;
   topologyOptions.jobs = inputs.jobs;
-  // One time for every certificate of the run.
-  if (topologyOptions.now == 0) topologyOptions.now = std::time(nullptr);
   for (const config::GatewayClass& c : config.gatewayClasses)
     topologyOptions.gatewayClasses.push_back({c.name, c.controllerName});
   topologyOptions.external = config.external;

@@ -88,13 +88,11 @@ Answers check(std::string_view certificatePem, std::string_view keyPem, std::int
       if (label != "CERTIFICATE") continue;
       Certificate c = parseCertificate(der);
       if (!c) continue;
-      const bool inPeriod = validAt(c.get(), now);
-      if (!first) {
-        if (inPeriod && !valid) valid = parseCertificate(der);
-        first = std::move(c);
-      } else if (inPeriod && !valid) {
-        valid = std::move(c);
+      if (!valid && validAt(c.get(), now)) {
+        X509_up_ref(c.get());  // held by both when it is also the first
+        valid.reset(c.get());
       }
+      if (!first) first = std::move(c);
     }
   }
   ERR_clear_error();

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <ctime>
 #include <map>
 
 #include "lib/graph/certificates.h"
@@ -176,7 +175,7 @@ std::string certificateProducer(const Listener& l, const model::Store& store,
 // HTTPS listeners, and TLS listeners that terminate, need certificates they can read.
 std::string checkCertificates(Listener& l, const model::Store& store,
                               const ReferenceGrantIndex& grants, const TopologyOptions& options,
-                              std::int64_t now, std::string& message, bool& partial) {
+                              std::string& message, bool& partial) {
   if (!terminatesTls(l)) return {};
   const ControllerProfile& profile = *l.gateway->profile;
   yaml::NodeRef tls = l.node.get("tls");
@@ -238,8 +237,8 @@ std::string checkCertificates(Listener& l, const model::Store& store,
     // The chain and key as the controller's TLS library reads them: a certificate that
     // parses (and, for some controllers, is within its validity period) and a key of a
     // supported format that matches it.
-    CertificateCheck check = checkServingCertificate(certificate, key,
-                                                     profile.refusesExpiredCertificates, now);
+    CertificateCheck check = checkServingCertificate(
+        certificate, key, profile.refusesExpiredCertificates, options.now);
     if (!check.problem.empty()) {
       refMessage = "Secret " + std::string(ns) + "/" + std::string(name) +
                    " must contain a valid and matching tls.crt and tls.key: " + check.problem;
@@ -421,7 +420,6 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
                            const ReferenceGrantIndex& grants, const TopologyOptions& options,
                            const std::vector<const Listener*>& higher = {}) {
   const model::Resource& gw = *gateway.resource;
-  const std::int64_t now = options.now != 0 ? options.now : std::int64_t{std::time(nullptr)};
   std::uint32_t index = 0;
   for (yaml::NodeRef node : gw.spec().get("listeners").items()) {
     Listener& l = gateway.listeners.emplace_back();
@@ -440,8 +438,8 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
   for (Listener& l : gateway.listeners) {
     std::string certificateMessage;
     bool certificatesPartial = false;  // some certificateRefs serve, ResolvedRefs names the rest
-    std::string certificateReason = checkCertificates(l, store, grants, options, now,
-                                                      certificateMessage, certificatesPartial);
+    std::string certificateReason =
+        checkCertificates(l, store, grants, options, certificateMessage, certificatesPartial);
     CaProblem ca = checkFrontendValidation(l, store, grants);
     const ControllerProfile& profile = *gateway.profile;
     std::string requirementMessage;

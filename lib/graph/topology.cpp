@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <ctime>
 #include <functional>
 #include <optional>
 #include <tuple>
@@ -684,7 +685,10 @@ const Route* Topology::findRoute(const model::Resource* resource) const {
   return nullptr;
 }
 
-Topology buildTopology(const model::Store& store, const TopologyOptions& options) {
+Topology buildTopology(const model::Store& store, const TopologyOptions& given) {
+  // One time for every certificate of the build.
+  TopologyOptions options = given;
+  if (options.now == 0) options.now = std::time(nullptr);
   Topology topology;
   topology.meshControllerName = options.meshControllerName;
   topology.grants = ReferenceGrantIndex(store);

@@ -234,8 +234,8 @@ struct TopologyOptions {
   // Threads that build routes (each route is built alone); the topology is the same
   // whatever the number.
   unsigned jobs = 1;
-  // The time certificates' validity is judged at, in seconds since the epoch; 0: the time of
-  // the run.
+  // The time certificates' validity is judged at, in seconds since the epoch; 0: the time
+  // buildTopology starts, once for the whole build.
   std::int64_t now = 0;
 };
 

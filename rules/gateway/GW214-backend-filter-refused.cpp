@@ -9,15 +9,13 @@ using namespace gateway;
 // takes only header modifiers (InvalidFilter), Envoy Gateway no path rewrite
 // (UnsupportedRefValue). Both set the route's ResolvedRefs False.
 void check(Context& ctx) {
-  for (const graph::Route& route : ctx.analysis().topology.routes) {
-    if (!routeChecked(route)) continue;
-    for (const graph::RouteRule& rule : route.rules)
-      for (const graph::BackendRef& b : rule.backends)
-        if (b.reason == "InvalidFilter" || b.reason == "UnsupportedRefValue")
-          reportBackend(ctx, route, rule, b,
-                        b.message + ". The route's ResolvedRefs condition is False (" +
-                            b.reason + ") and the filter is not applied");
-  }
+  forEachUnresolvedBackend(
+      ctx, {"InvalidFilter", "UnsupportedRefValue"},
+      [&](const graph::Route& route, const graph::RouteRule& rule, const graph::BackendRef& b) {
+        reportBackend(ctx, route, rule, b,
+                      b.message + ". The route's ResolvedRefs condition is False (" + b.reason +
+                          ") and the filter is not applied");
+      });
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 // listeners and references, and where listener and backend problems point.
 #pragma once
 
+#include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lib/graph/topology.h"
@@ -127,15 +130,23 @@ inline void relateGrants(const model::Store& store, std::string_view namespace_,
 }
 
 // Calls `report(route, rule, backend)` for every backendRef of a checked route that failed to
-// resolve with `reason` (BackendNotFound, InvalidKind, RefNotPermitted).
+// resolve with one of `reasons` (BackendNotFound, InvalidKind, RefNotPermitted, ...), in one
+// pass.
 template <typename Report>
-void forEachUnresolvedBackend(const Context& ctx, std::string_view reason, Report report) {
+void forEachUnresolvedBackend(const Context& ctx, std::initializer_list<std::string_view> reasons,
+                              Report report) {
   for (const graph::Route& route : ctx.analysis().topology.routes) {
     if (!routeChecked(route)) continue;
     for (const graph::RouteRule& rule : route.rules)
       for (const graph::BackendRef& backend : rule.backends)
-        if (backend.reason == reason) report(route, rule, backend);
+        if (std::find(reasons.begin(), reasons.end(), backend.reason) != reasons.end())
+          report(route, rule, backend);
   }
+}
+
+template <typename Report>
+void forEachUnresolvedBackend(const Context& ctx, std::string_view reason, Report report) {
+  forEachUnresolvedBackend(ctx, {reason}, std::move(report));
 }
 
 // "rule 2" or "rule checkout (2)" when the rule is named (GEP-995).

@@ -39,6 +39,16 @@ std::vector<Problem> validateAll(const model::Resource& object, const model::Sto
                                  const Policy* policy = nullptr,
                                  const graph::Topology* topology = nullptr);
 
+// Whether a parametersRef names an EnvoyProxy.
+bool namesEnvoyProxy(yaml::NodeRef ref);
+// The EnvoyProxy a GatewayClass's `parametersRef` names (with its namespace), or null.
+const model::Resource* classEnvoyProxy(const model::Store& store,
+                                       const model::Resource& gatewayClass);
+// The EnvoyProxy a Gateway's `infrastructure.parametersRef` names (in the Gateway's
+// namespace), or null.
+const model::Resource* gatewayEnvoyProxy(const model::Store& store,
+                                         const model::Resource& gateway);
+
 // Whether a GatewayClass's EnvoyProxy (its parametersRef) sets `mergeGateways`: its
 // Gateways then share one data plane.
 bool mergesGateways(const model::Store& store, const model::Resource* gatewayClass);

@@ -3,7 +3,6 @@
 // file that sees the Lua library's types is lua.cpp.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 

@@ -20,10 +20,6 @@ constexpr std::string_view kGroup = "gateway.envoyproxy.io";
 constexpr std::string_view kGatewayApiGroup = "gateway.networking.k8s.io";
 constexpr std::string_view kController = "gateway.envoyproxy.io/gatewayclass-controller";
 
-bool namesEnvoyProxy(yaml::NodeRef ref) {
-  return ref.get("group").str() == kGroup && ref.get("kind").str() == "EnvoyProxy";
-}
-
 // The aggregate error text Kubernetes' utilerrors.NewAggregate gives: the message alone, or
 // all of them in brackets.
 std::string aggregate(const std::vector<Problem>& problems) {
@@ -90,17 +86,9 @@ class ObjectStatusWriter {
     }
   }
 
-  // The EnvoyProxy of a GatewayClass (its parametersRef names the namespace).
-  const model::Resource* proxyOfClass(const model::Resource& gatewayClass) const {
-    yaml::NodeRef ref = gatewayClass.spec().get("parametersRef");
-    if (!namesEnvoyProxy(ref)) return nullptr;
-    return context_.store.find(kGroup, "EnvoyProxy", ref.get("namespace").str(),
-                               ref.get("name").str());
-  }
-
   void writeEnvoyProxies() {
     for (const model::Resource* gc : context_.store.ofKind(kGatewayApiGroup, "GatewayClass")) {
-      const model::Resource* proxy = proxyOfClass(*gc);
+      const model::Resource* proxy = classEnvoyProxy(context_.store, *gc);
       if (!proxy) continue;
       AncestorRef ref;
       ref.kind = "GatewayClass";
@@ -111,10 +99,7 @@ class ObjectStatusWriter {
     }
     for (const graph::Gateway& g : context_.topology.gateways) {
       if (!g.managed || g.isListenerSet()) continue;
-      yaml::NodeRef ref = g.resource->spec().get("infrastructure").get("parametersRef");
-      if (!namesEnvoyProxy(ref)) continue;
-      const model::Resource* proxy = context_.store.find(
-          kGroup, "EnvoyProxy", g.resource->namespace_, ref.get("name").str());
+      const model::Resource* proxy = gatewayEnvoyProxy(context_.store, *g.resource);
       if (!proxy) continue;
       AncestorRef ancestor;
       ancestor.namespace_ = std::string(g.resource->namespace_);
@@ -181,12 +166,26 @@ class ObjectStatusWriter {
 
 }  // namespace
 
+bool namesEnvoyProxy(yaml::NodeRef ref) {
+  return ref.get("group").str() == kGroup && ref.get("kind").str() == "EnvoyProxy";
+}
+
+const model::Resource* classEnvoyProxy(const model::Store& store,
+                                       const model::Resource& gatewayClass) {
+  yaml::NodeRef ref = gatewayClass.spec().get("parametersRef");
+  if (!namesEnvoyProxy(ref)) return nullptr;
+  return store.find(kGroup, "EnvoyProxy", ref.get("namespace").str(), ref.get("name").str());
+}
+
+const model::Resource* gatewayEnvoyProxy(const model::Store& store,
+                                         const model::Resource& gateway) {
+  yaml::NodeRef ref = gateway.spec().get("infrastructure").get("parametersRef");
+  if (!namesEnvoyProxy(ref)) return nullptr;
+  return store.find(kGroup, "EnvoyProxy", gateway.namespace_, ref.get("name").str());
+}
+
 bool mergesGateways(const model::Store& store, const model::Resource* gatewayClass) {
-  if (!gatewayClass) return false;
-  yaml::NodeRef ref = gatewayClass->spec().get("parametersRef");
-  if (!namesEnvoyProxy(ref)) return false;
-  const model::Resource* proxy =
-      store.find(kGroup, "EnvoyProxy", ref.get("namespace").str(), ref.get("name").str());
+  const model::Resource* proxy = gatewayClass ? classEnvoyProxy(store, *gatewayClass) : nullptr;
   return proxy && proxy->spec().get("mergeGateways").asBool() == true;
 }
 

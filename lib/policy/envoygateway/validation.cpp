@@ -361,20 +361,13 @@ void checkApiKeys(Context& c) {
   }
 }
 
-// The EnvoyProxy the translator hands a Gateway's policies: the Gateway's own
-// (`infrastructure.parametersRef`), else its GatewayClass's (`parametersRef`).
+// The EnvoyProxy the translator hands a Gateway's policies: the one the Gateway names, else
+// its GatewayClass's.
 const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gateway& gateway) {
   const graph::Gateway& root = gateway.parent ? *gateway.parent : gateway;
-  yaml::NodeRef own = root.resource->spec().get("infrastructure").get("parametersRef");
-  if (own.get("group").str() == kEnvoyGatewayGroup && own.get("kind").str() == "EnvoyProxy")
-    return store.find(kEnvoyGatewayGroup, "EnvoyProxy", root.resource->namespace_,
-                      own.get("name").str());
-  if (!root.gatewayClass) return nullptr;
-  yaml::NodeRef ref = root.gatewayClass->spec().get("parametersRef");
-  if (ref.get("group").str() != kEnvoyGatewayGroup || ref.get("kind").str() != "EnvoyProxy")
-    return nullptr;
-  return store.find(kEnvoyGatewayGroup, "EnvoyProxy", ref.get("namespace").str(),
-                    ref.get("name").str());
+  if (namesEnvoyProxy(root.resource->spec().get("infrastructure").get("parametersRef")))
+    return gatewayEnvoyProxy(store, *root.resource);
+  return root.gatewayClass ? classEnvoyProxy(store, *root.gatewayClass) : nullptr;
 }
 
 // Whether an EnvoyProxy turns Lua validation off (`lua.validationType`, else the deprecated
