@@ -52,10 +52,12 @@ constexpr std::array<std::string_view, 1> kEnvoyGatewayControllers{
 
 // internal/gatewayapi/route.go (processDestination and validateBackendRef*): Services,
 // ServiceImports and its own Backend resource; a Service port that the Service lacks is
-// BackendNotFound ("port X not found on service").
-constexpr std::array<BackendKindSupport, 3> kEnvoyGatewayBackends{{
+// BackendNotFound ("port X not found on service"). The group check lets the core group through
+// for any kind it takes, so `kind: ServiceImport` without a group is the multicluster one.
+constexpr std::array<BackendKindSupport, 4> kEnvoyGatewayBackends{{
     {"", "Service", R::Service},
     {"multicluster.x-k8s.io", "ServiceImport", R::Object},
+    {"", "ServiceImport", R::Object, "multicluster.x-k8s.io"},
     {"gateway.envoyproxy.io", "Backend", R::Object},
 }};
 
@@ -72,6 +74,11 @@ constexpr ControllerProfile makeEnvoyGateway() {
   // route.go, a backendRef's filters: URLRewrite only rewrites the hostname there.
   p.refusesBackendRefPathRewrite = true;
   p.refusesExpiredCertificates = true;
+  // route.go processHTTPRouteParentRefs: the errors of every rule are collected by condition
+  // type, and one ResolvedRefs condition reports them all.
+  p.unresolvedBackendChoice = UnresolvedBackendChoice::AllJoined;
+  // backend.go validateBackend, route.go processBackendDestinationSetting.
+  p.checksEnvoyBackends = true;
   return p;
 }
 

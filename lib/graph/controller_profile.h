@@ -26,6 +26,10 @@ struct BackendKindSupport {
   std::string_view group;
   std::string_view kind;
   BackendResolution resolution;
+  // Object resolution: the group the object is looked up in, when a controller takes the kind
+  // under another group than its own (Envoy Gateway reads a ServiceImport written without its
+  // group); empty: the reference's group.
+  std::string_view objectGroup = {};
 };
 
 struct KindName {
@@ -72,6 +76,10 @@ enum class UnresolvedBackendChoice : std::uint8_t {
   // last one dropped is reported, a rule's mirrors only when none of its backendRefs is; any
   // other refusal (InvalidDestination) ends the translation, and that first one is reported.
   LastDropped,
+  // Envoy Gateway (status/error.go, MultiStatusError): every refusal of every rule counts; the
+  // reason lists their distinct reasons sorted and joined by commas, the message has one line
+  // per refusal. The first refusal, in rule order, is the one findings point at.
+  AllJoined,
 };
 
 // The order a controller asks whether a listener takes a route in, and the reason a parent's
@@ -118,6 +126,10 @@ struct ControllerProfile {
   // with reason UnsupportedRefValue (Envoy Gateway: weighted clusters cannot rewrite paths;
   // only hostname rewrites are taken there).
   bool refusesBackendRefPathRewrite = false;
+  // Envoy Gateway's own Backend kind is checked as its translator checks it when a route
+  // refers to one (envoy_backends.h): valid addresses, no Unix socket, one address type, a
+  // DynamicResolver alone in its rule and only behind TLS passthrough.
+  bool checksEnvoyBackends = false;
   // A Service name with a dot (a hostname written where the name goes) is refused with this
   // reason; empty: looked up as a name (and not found).
   std::string_view dottedServiceNameReason;

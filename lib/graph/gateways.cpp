@@ -31,12 +31,6 @@ std::vector<GroupKind> defaultKinds(const Listener& l) {
   return out;
 }
 
-// Whether the listener terminates TLS (and so needs a certificate, and may validate clients).
-bool terminatesTls(const Listener& l) {
-  return l.protocol == "HTTPS" ||
-         (l.protocol == "TLS" && l.node.get("tls").get("mode").str() != "Passthrough");
-}
-
 // Listeners on one port must agree on how connections are told apart: HTTP by Host header,
 // HTTPS and TLS by SNI, TCP and UDP not at all.
 std::string_view protocolFamily(std::string_view protocol) {
@@ -643,6 +637,11 @@ bool listenerSetAdmissionAssumed(const Gateway& set, const model::Store& store) 
   model::LabelSelector::Error error;
   auto selector = model::LabelSelector::parse(allowed.get("selector"), &error);
   return selector && selectsOnUnknownLabels(*selector);
+}
+
+bool terminatesTls(const Listener& l) {
+  return l.protocol == "HTTPS" ||
+         (l.protocol == "TLS" && l.node.get("tls").get("mode").str() != "Passthrough");
 }
 
 }  // namespace pg::graph

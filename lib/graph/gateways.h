@@ -11,6 +11,8 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
 // add listeners at all (spec.allowedListeners).
 void buildListenerSet(Gateway& set, const std::vector<Gateway>& gateways, const model::Store& store,
                       const ReferenceGrantIndex& grants, const TopologyOptions& options);
+// Whether the listener terminates TLS (and so needs a certificate, and may validate clients).
+bool terminatesTls(const Listener& l);
 // Whether a ListenerSet/XListenerSet kind.
 bool isListenerSetKind(std::string_view group, std::string_view kind);
 

@@ -1,5 +1,6 @@
 #include "lib/graph/hostname.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace pg::graph {
@@ -47,6 +48,22 @@ bool isValidHostname(std::string_view h) {
     previous = c;
   }
   return labelLength > 0 && previous != '-' && !allDigitsAndDots;
+}
+
+bool isDns1123Subdomain(std::string_view name) {
+  if (name.empty() || name.size() > 253) return false;
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    std::size_t end = name.find('.', start);
+    if (end == std::string_view::npos) end = name.size();
+    std::string_view label = name.substr(start, end - start);
+    if (label.empty() || !alnum(label.front()) || !alnum(label.back())) return false;
+    if (!std::all_of(label.begin(), label.end(), [&](char c) { return alnum(c) || c == '-'; }))
+      return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 }  // namespace pg::graph

@@ -14,4 +14,9 @@ bool hostnamesIntersect(std::string_view listener, std::string_view route);
 // not an IP address.
 bool isValidHostname(std::string_view hostname);
 
+// The Kubernetes DNS-1123 subdomain rule (validation.IsDNS1123Subdomain): lower-case RFC 1123
+// labels joined by dots, at most 253 characters in all; labels are not bounded on their own,
+// and an IP address passes.
+bool isDns1123Subdomain(std::string_view name);
+
 }  // namespace pg::graph

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "lib/graph/hostname.h"
 #include "lib/graph/topology.h"
 #include "lib/model/quote.h"
 
@@ -47,10 +48,6 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   });
 }
 
-bool isAlnumLower(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
 // RFC 7230 `token`, the pattern of the Gateway API's HTTPHeaderName. It excludes ':' and '/',
 // so pseudo-headers (":authority") are not names a filter may touch.
 bool isHeaderName(std::string_view name) {
@@ -80,21 +77,7 @@ bool isHeaderValue(std::string_view value) {
 
 // PreciseHostname: a lower-case RFC 1123 subdomain, no wildcard. Envoy Gateway checks it with
 // the Kubernetes DNS-1123 subdomain rule, which bounds the whole name (253) but not labels.
-bool isPreciseHostname(std::string_view name) {
-  if (name.empty() || name.size() > 253) return false;
-  std::size_t start = 0;
-  while (start <= name.size()) {
-    std::size_t end = name.find('.', start);
-    if (end == std::string_view::npos) end = name.size();
-    std::string_view label = name.substr(start, end - start);
-    if (label.empty() || !isAlnumLower(label.front()) || !isAlnumLower(label.back())) return false;
-    if (!std::all_of(label.begin(), label.end(),
-                     [](char c) { return isAlnumLower(c) || c == '-'; }))
-      return false;
-    start = end + 1;
-  }
-  return true;
-}
+bool isPreciseHostname(std::string_view name) { return isDns1123Subdomain(name); }
 
 // Header modifiers (RequestHeaderModifier, ResponseHeaderModifier).
 

@@ -6,7 +6,9 @@
 #include <functional>
 #include <optional>
 #include <tuple>
+#include <utility>
 
+#include "lib/graph/envoy_backends.h"
 #include "lib/graph/gateways.h"
 #include "lib/graph/hostname.h"
 #include "lib/graph/namespace_labels.h"
@@ -141,7 +143,8 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                     nameField);
       break;
     case BackendResolution::Object:
-      out.target = store.find(b.group, b.kind, b.namespace_, b.name);
+      out.target = store.find(support->objectGroup.empty() ? b.group : support->objectGroup,
+                              b.kind, b.namespace_, b.name);
       break;
   }
   if (!out.target)
@@ -170,6 +173,9 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                   b.kind + " " + b.namespace_ + "/" + b.name + " serves port " +
                       std::to_string(*exposed) + ", not " + std::to_string(*b.port),
                   b.node.get("port"));
+    if (profile.checksEnvoyBackends && isEnvoyBackendKind(b.group, b.kind))
+      if (std::optional<EnvoyBackendRefusal> refused = checkEnvoyBackend(*out.target))
+        return fail(std::string(refused->reason), std::move(refused->message), nameField);
   } else if (!b.port) {
     return fail(std::string(profile.missingPortReason), "A port is required for a backendRef",
                 b.node);
@@ -200,8 +206,9 @@ yaml::NodeRef unsupportedBackendFilter(const BackendRef& b, const ControllerProf
 // buildHTTPDestination does, once the destination is built or dropped) its own filters. A
 // backendRef of weight 0 that the controller skips keeps its target for the other stages but
 // is refused for nothing.
-Resolution resolveBackend(const BackendRef& b, const Route& route, const model::Store& store,
-                          const ReferenceGrantIndex& grants, ResolutionContext context) {
+Resolution resolveBackend(const BackendRef& b, const RouteRule& rule, const Route& route,
+                          const model::Store& store, const ReferenceGrantIndex& grants,
+                          ResolutionContext context) {
   const ControllerProfile& profile = *context.profile;
   Resolution out = resolveTarget(b, route, store, grants, context);
   if (!profile.zeroWeightBackendsResolved && !b.mirror && b.node.get("weight").asInt() == 0) {
@@ -212,6 +219,16 @@ Resolution resolveBackend(const BackendRef& b, const Route& route, const model::
     return out;
   }
   if (!out.reason.empty() && !droppedRefusal(out.reason)) return out;
+  // Envoy Gateway resolves a DynamicResolver Backend's destination from the request alone: it
+  // cannot share a rule with other destinations.
+  if (profile.checksEnvoyBackends && out.reason.empty() && !b.mirror && out.target &&
+      isEnvoyBackendKind(b.group, b.kind) && isDynamicResolver(*out.target) &&
+      rule.node.get("backendRefs").size() > 1) {
+    out.reason = "InvalidBackendRef";
+    out.message = std::string(kDynamicResolverNotAlone);
+    out.at = b.node;
+    return out;
+  }
   if (profile.refusesBackendRefPathRewrite && out.reason.empty() && !b.mirror &&
       route.kind == RouteKind::HTTP) {
     for (yaml::NodeRef filter : b.node.get("filters").items()) {
@@ -286,7 +303,7 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
       b.namespace_ = std::string(ns ? ns.str() : route.resource->namespace_);
       b.name = std::string(ref.get("name").str());
       b.port = ref.get("port").asInt();
-      applyResolution(b, resolveBackend(b, route, store, grants, context));
+      applyResolution(b, resolveBackend(b, rule, route, store, grants, context));
     }
   }
 }
@@ -411,16 +428,46 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
   parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
 }
 
+// Adds one more refusal to those an AllJoined ResolvedRefs reports: its reason joins the
+// sorted, distinct list, its message a line of its own; the first refusal stays the backend.
+void joinRefusal(UnresolvedBackend& into, UnresolvedBackend more) {
+  if (!into.backend) {
+    into = std::move(more);
+    return;
+  }
+  std::vector<std::string_view> reasons;
+  for (std::string_view rest = into.reason; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    reasons.push_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  reasons.push_back(more.reason);
+  std::sort(reasons.begin(), reasons.end());
+  reasons.erase(std::unique(reasons.begin(), reasons.end()), reasons.end());
+  std::string joined;
+  for (std::string_view r : reasons) joined += (joined.empty() ? "" : ",") + std::string(r);
+  into.reason = std::move(joined);
+  into.message += "\n" + more.message;
+}
+
 // The backendRef whose refusal ResolvedRefs reports under `choice`, given how each backendRef
-// resolves (`resolve` answers an UnresolvedBackend whose backend is null when it resolves).
+// resolves (`resolve(rule, backend)` answers an UnresolvedBackend whose backend is null when it
+// resolves).
 template <typename Resolve>
 UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choice,
                                 Resolve&& resolve) {
   if (choice == UnresolvedBackendChoice::First) {
     for (const RouteRule& rule : route.rules)
       for (const BackendRef& b : rule.backends)
-        if (UnresolvedBackend u = resolve(b); u.backend) return u;
+        if (UnresolvedBackend u = resolve(rule, b); u.backend) return u;
     return {};
+  }
+  if (choice == UnresolvedBackendChoice::AllJoined) {
+    UnresolvedBackend all;
+    for (const RouteRule& rule : route.rules)
+      for (const BackendRef& b : rule.backends)
+        if (UnresolvedBackend u = resolve(rule, b); u.backend) joinRefusal(all, std::move(u));
+    return all;
   }
   // LastDropped: rule by rule, as the translator converts them. A gRPC route's mirror filter
   // is converted before the rule's backends and any refusal of it ends the translation; an
@@ -431,12 +478,12 @@ UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choi
     if (grpc)
       for (const BackendRef& b : rule.backends)
         if (b.mirror)
-          if (UnresolvedBackend u = resolve(b); u.backend) return u;
+          if (UnresolvedBackend u = resolve(rule, b); u.backend) return u;
     UnresolvedBackend dropped;
     UnresolvedBackend mirror;
     for (const BackendRef& b : rule.backends) {
       if (grpc && b.mirror) continue;
-      UnresolvedBackend u = resolve(b);
+      UnresolvedBackend u = resolve(rule, b);
       if (!u.backend) continue;
       if (b.mirror) {
         mirror = std::move(u);
@@ -460,22 +507,43 @@ UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choi
 UnresolvedBackend reportedUnresolved(const Route& route, ResolutionContext context,
                                      const model::Store& store,
                                      const ReferenceGrantIndex& grants) {
-  if (context == contextOf(route)) {
-    if (const BackendRef* b = route.reportedUnresolved) return {b, b->reason, b->message};
-    return {};
-  }
+  if (context == contextOf(route)) return route.reportedUnresolved;
   return reportedUnder(route, context.profile->unresolvedBackendChoice,
-                       [&](const BackendRef& b) -> UnresolvedBackend {
-                         Resolution r = resolveBackend(b, route, store, grants, context);
+                       [&](const RouteRule& rule, const BackendRef& b) -> UnresolvedBackend {
+                         Resolution r = resolveBackend(b, rule, route, store, grants, context);
                          if (r.reason.empty()) return {};
                          return {&b, std::move(r.reason), std::move(r.message)};
                        });
+}
+
+// A backendRef the listeners a parent attached to cannot serve, though it resolves: Envoy
+// Gateway resolves a DynamicResolver Backend from the TLS server name, so only a passthrough
+// listener can forward to it (route.go, TLSRoute destinations).
+UnresolvedBackend listenerRefusal(const RouteParent& parent, const Route& route) {
+  if (!parent.profile->checksEnvoyBackends || route.kind != RouteKind::TLS) return {};
+  if (std::none_of(parent.listeners.begin(), parent.listeners.end(),
+                   [](const Listener* l) { return terminatesTls(*l); }))
+    return {};
+  for (const RouteRule& rule : route.rules)
+    for (const BackendRef& b : rule.backends)
+      if (b.reason.empty() && b.target && isEnvoyBackendKind(b.group, b.kind) &&
+          isDynamicResolver(*b.target))
+        return {&b, "UnsupportedValue", std::string(kDynamicResolverNeedsPassthrough)};
+  return {};
 }
 
 void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store& store,
                      const ReferenceGrantIndex& grants) {
   if (parent.conditions.empty()) return;
   parent.unresolved = reportedUnresolved(route, contextOf(parent), store, grants);
+  parent.listenerRefusal = listenerRefusal(parent, route);
+  if (parent.listenerRefusal.backend) {
+    if (parent.profile->unresolvedBackendChoice == UnresolvedBackendChoice::AllJoined) {
+      joinRefusal(parent.unresolved, parent.listenerRefusal);
+    } else if (!parent.unresolved.backend) {
+      parent.unresolved = parent.listenerRefusal;
+    }
+  }
   if (parent.unresolved.backend) {
     parent.conditions.push_back(makeCondition("ResolvedRefs", false, parent.unresolved.reason,
                                               parent.unresolved.message));
@@ -533,11 +601,10 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
   route.invalidRule = validateRouteRules(route);
   route.reportedUnresolved =
       reportedUnder(route, route.profile->unresolvedBackendChoice,
-                    [](const BackendRef& b) -> UnresolvedBackend {
+                    [](const RouteRule&, const BackendRef& b) -> UnresolvedBackend {
                       if (b.reason.empty()) return {};
                       return {&b, b.reason, b.message};
-                    })
-          .backend;
+                    });
   // A backendRef another parent's controller refuses (or the same controller for a parent of
   // the other sort, Gateway or mesh) is refused for the findings too, saying which controller
   // refuses it; route.reportedUnresolved stays the first parent's.
@@ -550,7 +617,7 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
     for (RouteRule& rule : route.rules)
       for (BackendRef& b : rule.backends) {
         if (!b.reason.empty()) continue;
-        Resolution refused = resolveBackend(b, route, store, grants, other);
+        Resolution refused = resolveBackend(b, rule, route, store, grants, other);
         if (refused.reason.empty()) continue;
         refused.message += " (as " + std::string(other.profile->name) + " resolves it" +
                            (other.profile == route.profile ? " for a Gateway parent" : "") + ")";

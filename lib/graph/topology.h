@@ -113,7 +113,8 @@ struct BackendRef {
   // Empty when every controller of the route's simulated parents resolves it; else the first
   // refusal, in parent order (Route::profile's first): BackendNotFound, InvalidKind,
   // RefNotPermitted, UnsupportedValue or a reason of that controller's own (Istio's
-  // InvalidDestination). Each parent's ResolvedRefs is its own controller's
+  // InvalidDestination, Envoy Gateway's InvalidAddress, UnsupportedAddressType and
+  // InvalidBackendRef). Each parent's ResolvedRefs is its own controller's
   // (RouteParent::unresolved).
   std::string reason;
   std::string message;
@@ -173,6 +174,10 @@ struct RouteParent {
   // mesh controller's), and the backend that decides its ResolvedRefs under that profile.
   const ControllerProfile* profile = nullptr;
   UnresolvedBackend unresolved;
+  // A backendRef that resolves but that the listeners this parent attached to cannot serve
+  // (Envoy Gateway: a DynamicResolver Backend behind a TLS listener that terminates); it is
+  // part of `unresolved` too.
+  UnresolvedBackend listenerRefusal;
   bool accepted() const;
 };
 
@@ -187,7 +192,7 @@ struct Route {
   // Whether `profile` resolved the backends for a mesh parent (the first simulated parent is a
   // Service or ServiceEntry).
   bool resolvedForMesh = false;
-  const BackendRef* reportedUnresolved = nullptr;  // as `profile` reports it
+  UnresolvedBackend reportedUnresolved;  // as `profile` reports it
   std::optional<RouteProblem> invalidRule;      // set when no rule is valid: Accepted False
   // GAMMA: a route whose parent is a Service. Producer when in the Service's namespace.
   bool meshProducer(const RouteParent& parent) const;

@@ -1,0 +1,154 @@
+#include "lib/graph/envoy_backends.h"
+
+#include <arpa/inet.h>
+
+#include <array>
+#include <cstdint>
+
+#include "lib/graph/hostname.h"
+#include "lib/model/quote.h"
+
+namespace pg::graph {
+
+namespace {
+
+// The reasons route.go's status errors carry (status/error.go).
+constexpr std::string_view kInvalidBackendRef = "InvalidBackendRef";
+constexpr std::string_view kInvalidAddress = "InvalidAddress";
+constexpr std::string_view kUnsupportedAddressType = "UnsupportedAddressType";
+
+struct IpAddress {
+  bool loopback = false;
+};
+
+// An address as Go's netip.ParseAddr reads it: dotted IPv4 without leading zeros, or IPv6 with
+// an optional zone. IsLoopback sees through an IPv4-mapped IPv6 address.
+std::optional<IpAddress> parseIp(std::string_view text) {
+  if (text.empty() || text.size() > 64) return std::nullopt;
+  std::string address(text);
+  std::array<std::uint8_t, 16> bytes{};
+  if (address.find(':') == std::string::npos) {
+    if (inet_pton(AF_INET, address.c_str(), bytes.data()) != 1) return std::nullopt;
+    return IpAddress{bytes[0] == 127};
+  }
+  if (const std::size_t zone = address.find('%'); zone != std::string::npos) {
+    if (zone + 1 == address.size()) return std::nullopt;  // an empty zone
+    address.resize(zone);
+  }
+  if (inet_pton(AF_INET6, address.c_str(), bytes.data()) != 1) return std::nullopt;
+  bool mapped = bytes[10] == 0xff && bytes[11] == 0xff;
+  for (std::size_t i = 0; i < 10; ++i) mapped = mapped && bytes[i] == 0;
+  if (mapped) return IpAddress{bytes[12] == 127};
+  bool loopback = bytes[15] == 1;
+  for (std::size_t i = 0; i < 15; ++i) loopback = loopback && bytes[i] == 0;
+  return IpAddress{loopback};
+}
+
+// backend.go validateHostname, as the translator runs on Kubernetes (not the Host
+// infrastructure, where single-label names are allowed).
+std::optional<std::string> hostnameProblem(std::string_view hostname, std::string_view typeName) {
+  const std::string quoted(hostname);
+  if (!isDns1123Subdomain(hostname))
+    return "hostname " + quoted + " is not a valid " + std::string(typeName) +
+           ": use lower-case RFC 1123 labels joined by dots";
+  if (hostname.find('.') == std::string_view::npos)
+    return "hostname " + quoted +
+           " should be a domain with at least two segments separated by dots: a single-label "
+           "name is only resolved on the Host infrastructure; write its fully qualified name";
+  if (parseIp(hostname))
+    return "hostname " + quoted + " is an IP address: use an ip endpoint for an address";
+  return std::nullopt;
+}
+
+std::string nameOf(const model::Resource& r) {
+  return std::string(r.namespace_) + "/" + std::string(r.name);
+}
+
+enum class AddressType : std::uint8_t { None, Ip, Fqdn, Unix };
+
+}  // namespace
+
+bool isDynamicResolver(const model::Resource& backend) {
+  return backend.spec().get("type").str() == "DynamicResolver";
+}
+
+std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& backend) {
+  const yaml::NodeRef spec = backend.spec();
+  const yaml::NodeRef endpoints = spec.get("endpoints");
+  // validateBackend: the Backend's own fields.
+  if (isDynamicResolver(backend) && endpoints.size() > 0)
+    return EnvoyBackendRefusal{kInvalidBackendRef,
+                               "Backend " + nameOf(backend) +
+                                   " is a DynamicResolver and lists endpoints: DynamicResolver "
+                                   "type cannot have endpoints specified; remove them",
+                               endpoints};
+  if (const yaml::NodeRef tls = spec.get("tls"); tls && !tls.isNull()) {
+    const bool insecure = tls.get("insecureSkipVerify").asBool().value_or(false);
+    const bool wellKnown = tls.get("wellKnownCACertificates") &&
+                           !tls.get("wellKnownCACertificates").isNull();
+    if (!insecure && !wellKnown && tls.get("caCertificateRefs").size() == 0)
+      return EnvoyBackendRefusal{
+          kInvalidBackendRef,
+          "Backend " + nameOf(backend) +
+              " sets tls without a way to verify the server: must specify either "
+              "caCertificateRefs or wellKnownCACertificates when insecureSkipVerify is unset "
+              "or false",
+          tls};
+  }
+  AddressType first = AddressType::None;
+  bool mixed = false;
+  yaml::NodeRef unixEndpoint;
+  for (yaml::NodeRef ep : endpoints.items()) {
+    if (yaml::NodeRef hostname = ep.get("hostname"); hostname && !hostname.isNull())
+      if (auto problem = hostnameProblem(hostname.str(), "hostname"))
+        return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem),
+                                   hostname};
+    AddressType type = AddressType::None;
+    if (yaml::NodeRef fqdn = ep.get("fqdn"); fqdn && !fqdn.isNull()) {
+      type = AddressType::Fqdn;
+      yaml::NodeRef host = fqdn.get("hostname");
+      if (auto problem = hostnameProblem(host.str(), "FQDN"))
+        return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem),
+                                   host ? host : fqdn};
+    } else if (yaml::NodeRef ip = ep.get("ip"); ip && !ip.isNull()) {
+      yaml::NodeRef address = ip.get("address");
+      const std::optional<IpAddress> parsed = parseIp(address.str());
+      if (!parsed)
+        return EnvoyBackendRefusal{
+            kInvalidAddress, "IP address " + model::quoted(address.str()) + " is invalid",
+            address ? address : ip};
+      if (parsed->loopback)
+        return EnvoyBackendRefusal{
+            kInvalidAddress,
+            "IP address " + std::string(address.str()) +
+                " in the loopback range is only supported when using the Host infrastructure: "
+                "on Kubernetes it is the Envoy pod itself",
+            address};
+      type = AddressType::Ip;
+    } else if (yaml::NodeRef unix = ep.get("unix"); unix && !unix.isNull()) {
+      type = AddressType::Unix;
+      if (!unixEndpoint) unixEndpoint = unix;
+    }
+    if (type == AddressType::None) continue;
+    if (first == AddressType::None) first = type;
+    mixed = mixed || type != first;
+  }
+  // processBackendDestinationSetting: a route cannot reach a Unix socket of a Kubernetes
+  // Envoy, and one destination has one address type.
+  if (unixEndpoint)
+    return EnvoyBackendRefusal{kUnsupportedAddressType,
+                               "Backend " + nameOf(backend) +
+                                   " has a unix endpoint: unix domain sockets are not supported "
+                                   "in backend references; use an ip or fqdn endpoint",
+                               unixEndpoint};
+  if (mixed)
+    return EnvoyBackendRefusal{kUnsupportedAddressType,
+                               "Backend " + nameOf(backend) +
+                                   " mixes fqdn and ip endpoints: mixed FQDN and IP or Unix "
+                                   "address type for the same backendRef is not supported; "
+                                   "split them into two Backends",
+                               endpoints};
+  return std::nullopt;
+}
+
+}  // namespace pg::graph
