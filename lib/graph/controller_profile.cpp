@@ -79,6 +79,8 @@ constexpr ControllerProfile makeEnvoyGateway() {
   p.unresolvedBackendChoice = UnresolvedBackendChoice::AllJoined;
   // backend.go validateBackend, route.go processBackendDestinationSetting.
   p.checksEnvoyBackends = true;
+  // filters.go processExtensionRefHTTPFilter and processURLRewriteFilter.
+  p.checksEnvoyRouteFilters = true;
   return p;
 }
 

@@ -130,6 +130,10 @@ struct ControllerProfile {
   // refers to one (envoy_backends.h): valid addresses, no Unix socket, one address type, a
   // DynamicResolver alone in its rule and only behind TLS passthrough.
   bool checksEnvoyBackends = false;
+  // ExtensionRef filters are resolved as Envoy Gateway's translator resolves them
+  // (envoy_route_filters.h): its HTTPRouteFilter is looked up in the route's namespace, any
+  // other kind is unknown; the rewrites and direct responses it holds are checked.
+  bool checksEnvoyRouteFilters = false;
   // A Service name with a dot (a hostname written where the name goes) is refused with this
   // reason; empty: looked up as a name (and not found).
   std::string_view dottedServiceNameReason;

@@ -84,8 +84,8 @@ std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& back
                                endpoints};
   if (const yaml::NodeRef tls = spec.get("tls"); tls && !tls.isNull()) {
     const bool insecure = tls.get("insecureSkipVerify").asBool().value_or(false);
-    const bool wellKnown = tls.get("wellKnownCACertificates") &&
-                           !tls.get("wellKnownCACertificates").isNull();
+    const bool wellKnown =
+        tls.get("wellKnownCACertificates") && !tls.get("wellKnownCACertificates").isNull();
     if (!insecure && !wellKnown && tls.get("caCertificateRefs").size() == 0)
       return EnvoyBackendRefusal{
           kInvalidBackendRef,
@@ -101,22 +101,20 @@ std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& back
   for (yaml::NodeRef ep : endpoints.items()) {
     if (yaml::NodeRef hostname = ep.get("hostname"); hostname && !hostname.isNull())
       if (auto problem = hostnameProblem(hostname.str(), "hostname"))
-        return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem),
-                                   hostname};
+        return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem), hostname};
     AddressType type = AddressType::None;
     if (yaml::NodeRef fqdn = ep.get("fqdn"); fqdn && !fqdn.isNull()) {
       type = AddressType::Fqdn;
       yaml::NodeRef host = fqdn.get("hostname");
       if (auto problem = hostnameProblem(host.str(), "FQDN"))
-        return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem),
-                                   host ? host : fqdn};
+        return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem), host ? host : fqdn};
     } else if (yaml::NodeRef ip = ep.get("ip"); ip && !ip.isNull()) {
       yaml::NodeRef address = ip.get("address");
       const std::optional<IpAddress> parsed = parseIp(address.str());
       if (!parsed)
-        return EnvoyBackendRefusal{
-            kInvalidAddress, "IP address " + model::quoted(address.str()) + " is invalid",
-            address ? address : ip};
+        return EnvoyBackendRefusal{kInvalidAddress,
+                                   "IP address " + model::quoted(address.str()) + " is invalid",
+                                   address ? address : ip};
       if (parsed->loopback)
         return EnvoyBackendRefusal{
             kInvalidAddress,

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "lib/graph/envoy_route_filters.h"
 #include "lib/graph/hostname.h"
 #include "lib/graph/topology.h"
 #include "lib/model/quote.h"
@@ -24,7 +25,7 @@ constexpr std::string_view kIncompatibleFilters = "IncompatibleFilters";
 constexpr std::string_view kInvalidRule = "InvalidRule";
 
 Problem problem(std::string_view reason, std::string message, yaml::NodeRef at) {
-  return RouteProblem{std::string(reason), std::move(message), at};
+  return RouteProblem{std::string(reason), std::move(message), at, nullptr, {}};
 }
 
 // Written and not null: what the controller's decoder turns into a set field.
@@ -374,6 +375,8 @@ std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRul
   if (route.kind != RouteKind::HTTP && route.kind != RouteKind::GRPC) return std::nullopt;
   // Filters first, then matches: the order Envoy Gateway reports them in.
   if (Problem p = checkFilters(route, rule)) return p;
+  if (route.profile->checksEnvoyRouteFilters)
+    if (Problem p = checkEnvoyRouteFilters(route, rule)) return p;
   if (route.kind == RouteKind::HTTP) return checkHttpMatches(rule);
   return std::nullopt;
 }

@@ -11,6 +11,10 @@
 
 #include "lib/yaml/tree.h"
 
+namespace pg::model {
+struct Resource;
+}
+
 namespace pg::graph {
 
 struct Route;
@@ -21,6 +25,9 @@ struct RouteProblem {
   std::string reason;   // the Accepted condition's reason, e.g. UnsupportedValue
   std::string message;  // what is wrong and how to fix it
   yaml::NodeRef at;     // the exact field at fault
+  // The filter object the problem is in (Envoy Gateway's HTTPRouteFilter), when it is one.
+  const model::Resource* object = nullptr;
+  yaml::NodeRef objectAt;
 };
 
 // The first problem of one rule of an HTTPRoute or GRPCRoute, or nullopt when the rule is

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "lib/graph/envoy_backends.h"
+#include "lib/graph/envoy_route_filters.h"
 #include "lib/graph/gateways.h"
 #include "lib/graph/hostname.h"
 #include "lib/graph/namespace_labels.h"
@@ -305,6 +306,9 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
       b.port = ref.get("port").asInt();
       applyResolution(b, resolveBackend(b, rule, route, store, grants, context));
     }
+    if (route.profile->checksEnvoyRouteFilters &&
+        (route.kind == RouteKind::HTTP || route.kind == RouteKind::GRPC))
+      resolveEnvoyRouteFilters(rule, route, store);
   }
 }
 
@@ -431,7 +435,7 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
 // Adds one more refusal to those an AllJoined ResolvedRefs reports: its reason joins the
 // sorted, distinct list, its message a line of its own; the first refusal stays the backend.
 void joinRefusal(UnresolvedBackend& into, UnresolvedBackend more) {
-  if (!into.backend) {
+  if (into.reason.empty()) {
     into = std::move(more);
     return;
   }
@@ -450,23 +454,37 @@ void joinRefusal(UnresolvedBackend& into, UnresolvedBackend more) {
   into.message += "\n" + more.message;
 }
 
-// The backendRef whose refusal ResolvedRefs reports under `choice`, given how each backendRef
-// resolves (`resolve(rule, backend)` answers an UnresolvedBackend whose backend is null when it
-// resolves).
+// The refusal ResolvedRefs reports under `choice`, given how each backendRef resolves
+// (`resolve(rule, backend)` answers an UnresolvedBackend whose reason is empty when it
+// resolves) and, when `filters`, the filters of each rule the controller cannot apply (before
+// the rule's backendRefs, as the translator reads a rule; they name no backendRef).
 template <typename Resolve>
-UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choice,
+UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choice, bool filters,
                                 Resolve&& resolve) {
+  auto filterRefusals = [&](const RouteRule& rule, auto&& each) {
+    if (!filters) return;
+    for (const FilterRefusal& f : rule.refusedFilters) each(UnresolvedBackend{nullptr, f.reason, f.message});
+  };
   if (choice == UnresolvedBackendChoice::First) {
-    for (const RouteRule& rule : route.rules)
+    for (const RouteRule& rule : route.rules) {
+      UnresolvedBackend first;
+      filterRefusals(rule, [&](UnresolvedBackend u) {
+        if (first.reason.empty()) first = std::move(u);
+      });
+      if (!first.reason.empty()) return first;
       for (const BackendRef& b : rule.backends)
-        if (UnresolvedBackend u = resolve(rule, b); u.backend) return u;
+        if (UnresolvedBackend u = resolve(rule, b); !u.reason.empty()) return u;
+    }
     return {};
   }
   if (choice == UnresolvedBackendChoice::AllJoined) {
     UnresolvedBackend all;
-    for (const RouteRule& rule : route.rules)
+    for (const RouteRule& rule : route.rules) {
+      filterRefusals(rule, [&](UnresolvedBackend u) { joinRefusal(all, std::move(u)); });
       for (const BackendRef& b : rule.backends)
-        if (UnresolvedBackend u = resolve(rule, b); u.backend) joinRefusal(all, std::move(u));
+        if (UnresolvedBackend u = resolve(rule, b); !u.reason.empty())
+          joinRefusal(all, std::move(u));
+    }
     return all;
   }
   // LastDropped: rule by rule, as the translator converts them. A gRPC route's mirror filter
@@ -509,6 +527,7 @@ UnresolvedBackend reportedUnresolved(const Route& route, ResolutionContext conte
                                      const ReferenceGrantIndex& grants) {
   if (context == contextOf(route)) return route.reportedUnresolved;
   return reportedUnder(route, context.profile->unresolvedBackendChoice,
+                       context.profile->checksEnvoyRouteFilters,
                        [&](const RouteRule& rule, const BackendRef& b) -> UnresolvedBackend {
                          Resolution r = resolveBackend(b, rule, route, store, grants, context);
                          if (r.reason.empty()) return {};
@@ -540,11 +559,11 @@ void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store
   if (parent.listenerRefusal.backend) {
     if (parent.profile->unresolvedBackendChoice == UnresolvedBackendChoice::AllJoined) {
       joinRefusal(parent.unresolved, parent.listenerRefusal);
-    } else if (!parent.unresolved.backend) {
+    } else if (parent.unresolved.reason.empty()) {
       parent.unresolved = parent.listenerRefusal;
     }
   }
-  if (parent.unresolved.backend) {
+  if (!parent.unresolved.reason.empty()) {
     parent.conditions.push_back(makeCondition("ResolvedRefs", false, parent.unresolved.reason,
                                               parent.unresolved.message));
   } else {
@@ -601,6 +620,7 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
   route.invalidRule = validateRouteRules(route);
   route.reportedUnresolved =
       reportedUnder(route, route.profile->unresolvedBackendChoice,
+                    route.profile->checksEnvoyRouteFilters,
                     [](const RouteRule&, const BackendRef& b) -> UnresolvedBackend {
                       if (b.reason.empty()) return {};
                       return {&b, b.reason, b.message};

@@ -129,9 +129,28 @@ struct BackendRef {
 // The backendRef of a route whose refusal a parent's ResolvedRefs reports, as that parent's
 // controller resolves it (ControllerProfile::unresolvedBackendChoice).
 struct UnresolvedBackend {
-  const BackendRef* backend = nullptr;  // null: every backendRef resolves
+  // The first backendRef refused; null when every backendRef resolves, or when only filters
+  // are refused (Envoy Gateway's AllJoined counts RouteRule::refusedFilters too). An empty
+  // reason: nothing is refused.
+  const BackendRef* backend = nullptr;
   std::string reason;
   std::string message;
+};
+
+// An ExtensionRef filter, of a rule or of one of its backendRefs, naming a kind the
+// controller resolves itself (Envoy Gateway's HTTPRouteFilter), and the object it names.
+struct ExtensionFilter {
+  yaml::NodeRef filter;
+  const model::Resource* object = nullptr;  // null: not found
+  bool onBackend = false;
+};
+
+// A filter the controller cannot apply: the rule answers HTTP 500 and the route's ResolvedRefs
+// is False.
+struct FilterRefusal {
+  std::string reason;
+  std::string message;
+  yaml::NodeRef at;  // the field of the route at fault
 };
 
 struct RouteRule {
@@ -139,6 +158,10 @@ struct RouteRule {
   std::string_view name;  // GEP-995; empty when unnamed
   yaml::NodeRef node;
   std::vector<BackendRef> backends;
+  // Envoy Gateway's own filter objects, resolved (ControllerProfile::checksEnvoyRouteFilters):
+  // the rule's, in order, then its backendRefs'; and the filters it cannot apply.
+  std::vector<ExtensionFilter> extensionFilters;
+  std::vector<FilterRefusal> refusedFilters;
 };
 
 struct ParentRef {

@@ -43,10 +43,10 @@ const graph::RouteRule* ruleOf(const graph::Route& route, const graph::BackendRe
 model::Finding& report(Context& ctx, const graph::Route& route, const graph::RouteRule& rule,
                        const graph::BackendRef& b, std::string_view reason,
                        const std::string& message) {
-  const std::string consequence = route.kind == graph::RouteKind::HTTP ||
-                                          route.kind == graph::RouteKind::GRPC
-                                      ? "requests this backend would receive get HTTP 500"
-                                      : "connections this backend would receive are dropped";
+  const std::string consequence =
+      route.kind == graph::RouteKind::HTTP || route.kind == graph::RouteKind::GRPC
+          ? "requests this backend would receive get HTTP 500"
+          : "connections this backend would receive are dropped";
   model::Finding& f = reportBackend(ctx, route, rule, b,
                                     message + std::string(advice(reason)) +
                                         ". The route's ResolvedRefs condition is False (" +
@@ -73,8 +73,7 @@ void check(Context& ctx) {
     std::vector<const graph::BackendRef*> seen;
     for (const graph::RouteParent& parent : route.parents) {
       const graph::UnresolvedBackend& refusal = parent.listenerRefusal;
-      if (!refusal.backend ||
-          std::find(seen.begin(), seen.end(), refusal.backend) != seen.end())
+      if (!refusal.backend || std::find(seen.begin(), seen.end(), refusal.backend) != seen.end())
         continue;
       seen.push_back(refusal.backend);
       if (const graph::RouteRule* rule = ruleOf(route, refusal.backend))
