@@ -51,8 +51,8 @@ constexpr std::array<std::string_view, 1> kEnvoyGatewayControllers{
     "gateway.envoyproxy.io/gatewayclass-controller"};
 
 // internal/gatewayapi/route.go (processDestination and validateBackendRef*): Services,
-// ServiceImports and its own Backend resource; a Service port that the Service lacks is
-// BackendNotFound ("port X not found on service"). The group check lets the core group through
+// ServiceImports and its own Backend resource; a port the Service or ServiceImport lacks, or
+// has with another protocol, is PortNotFound ("TCP Port X not found on Service"). The group check lets the core group through
 // for any kind it takes, so `kind: ServiceImport` without a group is the multicluster one.
 constexpr std::array<BackendKindSupport, 4> kEnvoyGatewayBackends{{
     {"", "Service", R::Service},
@@ -79,6 +79,8 @@ constexpr ControllerProfile makeEnvoyGateway() {
   p.unresolvedBackendChoice = UnresolvedBackendChoice::AllJoined;
   // backend.go validateBackend, route.go processBackendDestinationSetting.
   p.checksEnvoyBackends = true;
+  p.missingServicePortReason = "PortNotFound";
+  p.servicePortProtocolMatters = true;
   // filters.go processExtensionRefHTTPFilter and processURLRewriteFilter.
   p.checksEnvoyRouteFilters = true;
   return p;

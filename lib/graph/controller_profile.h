@@ -102,8 +102,13 @@ struct ControllerProfile {
 
   // Backends.
   std::span<const BackendKindSupport> backendKinds;
-  // A Service backendRef's port must be one of the Service's ports (BackendNotFound).
+  // A Service backendRef's port must be one of the Service's ports, refused with this reason.
   bool servicePortMustExist = true;
+  std::string_view missingServicePortReason = "BackendNotFound";
+  // ...of the protocol the route kind is carried over (UDP for UDPRoutes, else TCP; a port
+  // without `protocol` is TCP), and a ServiceImport's ports are checked alike (Envoy Gateway's
+  // validateBackendService and validateBackendServiceImport).
+  bool servicePortProtocolMatters = false;
   // ExternalName Services are refused (UnsupportedValue), as the spec recommends.
   bool refusesExternalName = true;
   // The ResolvedRefs reason of a Service backendRef without a port.

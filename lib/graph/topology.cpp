@@ -30,10 +30,27 @@ constexpr std::array<std::pair<RouteKind, std::string_view>, 5> kRouteKinds{{
     {RouteKind::UDP, "UDPRoute"},
 }};
 
-bool servicePortExists(const model::Resource& service, std::int64_t port) {
-  for (yaml::NodeRef p : service.spec().get("ports").items())
-    if (p.get("port").asInt() == port) return true;
+// Whether a Service (or ServiceImport) lists `port`; with a protocol, of that protocol (a port
+// without one is TCP).
+bool servicePortExists(const model::Resource& service, std::int64_t port,
+                       std::string_view protocol = {}) {
+  for (yaml::NodeRef p : service.spec().get("ports").items()) {
+    if (p.get("port").asInt() != port) continue;
+    const std::string_view written = p.get("protocol").str();
+    if (protocol.empty() || (written.empty() ? "TCP" : written) == protocol) return true;
+  }
   return false;
+}
+
+// The protocol a route kind's backends are reached over.
+std::string_view transportOf(RouteKind kind) { return kind == RouteKind::UDP ? "UDP" : "TCP"; }
+
+// The refusal of a backendRef's port that the Service (or ServiceImport) does not list, as the
+// profile words it.
+std::string portNotFoundMessage(const ControllerProfile& profile, const BackendRef& b,
+                                std::string_view protocol) {
+  return (profile.servicePortProtocolMatters ? std::string(protocol) + " port " : "Port ") +
+         std::to_string(*b.port) + " not found on " + b.kind + " " + b.namespace_ + "/" + b.name;
 }
 
 // A backendRef's resolution under one controller's profile.
@@ -162,11 +179,11 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
     if (!b.port)  // the spec requires a port for Services
       return fail(std::string(profile.missingPortReason),
                   "A port is required for a Service backend", b.node);
-    if (profile.servicePortMustExist && !servicePortExists(*out.target, *b.port))
-      return fail("BackendNotFound",
-                  "Port " + std::to_string(*b.port) + " not found on Service " + b.namespace_ +
-                      "/" + b.name,
-                  b.node.get("port"));
+    const std::string_view protocol =
+        profile.servicePortProtocolMatters ? transportOf(route.kind) : std::string_view();
+    if (profile.servicePortMustExist && !servicePortExists(*out.target, *b.port, protocol))
+      return fail(std::string(profile.missingServicePortReason),
+                  portNotFoundMessage(profile, b, transportOf(route.kind)), b.node.get("port"));
   } else if (support->resolution == BackendResolution::Object) {
     const std::optional<std::int64_t> exposed = exposedPort(*out.target);
     if (exposed && b.port && *b.port != *exposed)
@@ -174,6 +191,11 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                   b.kind + " " + b.namespace_ + "/" + b.name + " serves port " +
                       std::to_string(*exposed) + ", not " + std::to_string(*b.port),
                   b.node.get("port"));
+    // A ServiceImport lists its ports as a Service does (Envoy Gateway checks them alike).
+    if (profile.servicePortProtocolMatters && b.kind == "ServiceImport" && b.port &&
+        !servicePortExists(*out.target, *b.port, transportOf(route.kind)))
+      return fail(std::string(profile.missingServicePortReason),
+                  portNotFoundMessage(profile, b, transportOf(route.kind)), b.node.get("port"));
     if (profile.checksEnvoyBackends && isEnvoyBackendKind(b.group, b.kind))
       if (std::optional<EnvoyBackendRefusal> refused = checkEnvoyBackend(*out.target))
         return fail(std::string(refused->reason), std::move(refused->message), nameField);

@@ -23,7 +23,7 @@ std::string servicePorts(const model::Resource& backend) {
 
 void check(Context& ctx) {
   forEachUnresolvedBackend(
-      ctx, "BackendNotFound",
+      ctx, {"BackendNotFound", "PortNotFound"},
       [&](const graph::Route& route, const graph::RouteRule& rule, const graph::BackendRef& b) {
         std::string consequence = route.kind == graph::RouteKind::HTTP
                                       ? "requests this backend would receive get HTTP 500"

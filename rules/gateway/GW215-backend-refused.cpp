@@ -13,11 +13,12 @@ namespace {
 
 using namespace gateway;
 
-// The refusals other rules report: a missing backend or port (GW203), a reference no
+// The refusals other rules report: a missing backend or port (GW203, also PortNotFound), a reference no
 // ReferenceGrant permits (GW204), a kind that is no backend (GW209), a filter the controller
 // does not take on a backendRef (GW214).
-constexpr std::array<std::string_view, 5> kReportedElsewhere{
-    "BackendNotFound", "RefNotPermitted", "InvalidKind", "InvalidFilter", "UnsupportedRefValue"};
+constexpr std::array<std::string_view, 6> kReportedElsewhere{
+    "BackendNotFound", "PortNotFound",  "RefNotPermitted",
+    "InvalidKind",     "InvalidFilter", "UnsupportedRefValue"};
 
 bool reportedElsewhere(std::string_view reason) {
   return std::find(kReportedElsewhere.begin(), kReportedElsewhere.end(), reason) !=

@@ -36,7 +36,7 @@ TEST_CASE("kustomize build output: findings point at the base file the object ca
   CHECK(has(r.out, "  kustomize/base/gateway.yaml:8:7: note: listener http"));
   // The port the overlay's patch set is not what the base says: the finding stays on standard
   // input and names the file, and why it cannot point there.
-  CHECK(has(r.out, "<stdin>:57:13: error: HTTPRoute/shop/orders rule 0: Port 9090 not found"));
+  CHECK(has(r.out, "<stdin>:57:13: error: HTTPRoute/shop/orders rule 0: TCP port 9090 not found"));
   CHECK(has(r.out,
             "(rendered from kustomize/base/route.yaml, where this field has another "
             "value: the build changed it (a patch or a transformer))"));
@@ -103,7 +103,7 @@ TEST_CASE("helm template output: literal template lines are pointed at, filled-i
             "charts/shop/templates/route.yaml:9:7: error: HTTPRoute/default/shop-checkout "
             "is not accepted"));
   // The port comes from a value (`{{ .Values.backend.port }}`): no template line says 8080.
-  CHECK(has(r.out, "<stdin>:32:17: error: HTTPRoute/default/shop-checkout rule 0: Port 8080"));
+  CHECK(has(r.out, "<stdin>:32:17: error: HTTPRoute/default/shop-checkout rule 0: TCP port 8080"));
   CHECK(has(r.out, "(rendered from charts/shop/templates/route.yaml) [GW203]"));
   CHECK(has(r.out, "  charts/shop/templates/service.yaml:9:3: note: Service/default/checkout"));
 }
