@@ -52,13 +52,15 @@ constexpr std::array<std::string_view, 1> kEnvoyGatewayControllers{
 
 // internal/gatewayapi/route.go (processDestination and validateBackendRef*): Services,
 // ServiceImports and its own Backend resource; a port the Service or ServiceImport lacks, or
-// has with another protocol, is PortNotFound ("TCP Port X not found on Service"). The group check lets the core group through
-// for any kind it takes, so `kind: ServiceImport` without a group is the multicluster one.
-constexpr std::array<BackendKindSupport, 4> kEnvoyGatewayBackends{{
+// has with another protocol, is PortNotFound ("TCP Port X not found on Service"). The group
+// check lets the core group through for every kind it takes, so `kind: ServiceImport` or
+// `kind: Backend` without a group is the multicluster ServiceImport or its own Backend.
+constexpr std::array<BackendKindSupport, 5> kEnvoyGatewayBackends{{
     {"", "Service", R::Service},
     {"multicluster.x-k8s.io", "ServiceImport", R::Object},
     {"", "ServiceImport", R::Object, "multicluster.x-k8s.io"},
     {"gateway.envoyproxy.io", "Backend", R::Object},
+    {"", "Backend", R::Object, "gateway.envoyproxy.io"},
 }};
 
 constexpr ControllerProfile makeEnvoyGateway() {

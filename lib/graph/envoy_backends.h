@@ -25,9 +25,10 @@ struct EnvoyBackendRefusal {
 
 inline constexpr std::string_view kEnvoyGatewayGroup = "gateway.envoyproxy.io";
 
-// Whether a backendRef names Envoy Gateway's Backend kind.
+// Whether a backendRef names Envoy Gateway's Backend kind (which its translator also reads in
+// a reference that leaves the group out).
 inline bool isEnvoyBackendKind(std::string_view group, std::string_view kind) {
-  return group == kEnvoyGatewayGroup && kind == "Backend";
+  return (group == kEnvoyGatewayGroup || group.empty()) && kind == "Backend";
 }
 
 // Why Envoy Gateway refuses a route's backendRef to this Backend on its own: the Backend is

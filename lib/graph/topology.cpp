@@ -43,7 +43,9 @@ bool servicePortExists(const model::Resource& service, std::int64_t port,
 }
 
 // The protocol a route kind's backends are reached over.
-std::string_view transportOf(RouteKind kind) { return kind == RouteKind::UDP ? "UDP" : "TCP"; }
+std::string_view transportOf(RouteKind kind) {
+  return kind == RouteKind::UDP ? "UDP" : "TCP";
+}
 
 // The refusal of a backendRef's port that the Service (or ServiceImport) does not list, as the
 // profile words it.
@@ -108,7 +110,9 @@ ResolutionContext contextOf(const RouteParent& parent) {
   return {parent.profile, parent.gateway == nullptr};
 }
 
-ResolutionContext contextOf(const Route& route) { return {route.profile, route.resolvedForMesh}; }
+ResolutionContext contextOf(const Route& route) {
+  return {route.profile, route.resolvedForMesh};
+}
 
 Resolution resolveTarget(const BackendRef& b, const Route& route, const model::Store& store,
                          const ReferenceGrantIndex& grants, ResolutionContext context) {
@@ -142,10 +146,10 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
   switch (support->resolution) {
     case BackendResolution::Service:
       if (!profile.dottedServiceNameReason.empty() && b.name.find('.') != std::string::npos)
-        return fail(std::string(profile.dottedServiceNameReason),
-                    "Service name " + b.name +
-                        " is a hostname; the name of the Service must be used",
-                    nameField);
+        return fail(
+            std::string(profile.dottedServiceNameReason),
+            "Service name " + b.name + " is a hostname; the name of the Service must be used",
+            nameField);
       out.target = store.find("", "Service", b.namespace_, b.name);
       break;
     case BackendResolution::ServiceImport:
@@ -157,12 +161,11 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                     "A namespace may not be set on a Hostname backend", b.node.get("namespace"));
       out.target = findHostname(store, b.name, b.namespace_);
       if (!out.target)
-        return fail("BackendNotFound", "No ServiceEntry or Service has host " + b.name,
-                    nameField);
+        return fail("BackendNotFound", "No ServiceEntry or Service has host " + b.name, nameField);
       break;
     case BackendResolution::Object:
-      out.target = store.find(support->objectGroup.empty() ? b.group : support->objectGroup,
-                              b.kind, b.namespace_, b.name);
+      out.target = store.find(support->objectGroup.empty() ? b.group : support->objectGroup, b.kind,
+                              b.namespace_, b.name);
       break;
   }
   if (!out.target)
@@ -273,9 +276,8 @@ Resolution resolveBackend(const BackendRef& b, const RouteRule& rule, const Rout
     for (std::string_view t : profile.backendRefFilterTypes)
       list += (list.empty() ? "" : " and ") + std::string(t);
     out.reason = "InvalidFilter";
-    out.message = std::string(profile.name) + " does not support a " +
-                  std::string(type.str()) + " filter on a backendRef, only " + list +
-                  "; move it to the rule's filters";
+    out.message = std::string(profile.name) + " does not support a " + std::string(type.str()) +
+                  " filter on a backendRef, only " + list + "; move it to the rule's filters";
     out.at = type ? type : filter;
     out.notSimulated = false;
   }
@@ -485,7 +487,8 @@ UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choi
                                 Resolve&& resolve) {
   auto filterRefusals = [&](const RouteRule& rule, auto&& each) {
     if (!filters) return;
-    for (const FilterRefusal& f : rule.refusedFilters) each(UnresolvedBackend{nullptr, f.reason, f.message});
+    for (const FilterRefusal& f : rule.refusedFilters)
+      each(UnresolvedBackend{nullptr, f.reason, f.message});
   };
   if (choice == UnresolvedBackendChoice::First) {
     for (const RouteRule& rule : route.rules) {
@@ -545,8 +548,7 @@ UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choi
 // The backendRef whose refusal a parent in `context` reports: the route's own choice when
 // the context is the one its backends were resolved in, else each backendRef resolved again.
 UnresolvedBackend reportedUnresolved(const Route& route, ResolutionContext context,
-                                     const model::Store& store,
-                                     const ReferenceGrantIndex& grants) {
+                                     const model::Store& store, const ReferenceGrantIndex& grants) {
   if (context == contextOf(route)) return route.reportedUnresolved;
   return reportedUnder(route, context.profile->unresolvedBackendChoice,
                        context.profile->checksEnvoyRouteFilters,
@@ -586,8 +588,8 @@ void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store
     }
   }
   if (!parent.unresolved.reason.empty()) {
-    parent.conditions.push_back(makeCondition("ResolvedRefs", false, parent.unresolved.reason,
-                                              parent.unresolved.message));
+    parent.conditions.push_back(
+        makeCondition("ResolvedRefs", false, parent.unresolved.reason, parent.unresolved.message));
   } else {
     parent.conditions.push_back(
         makeCondition("ResolvedRefs", true, "ResolvedRefs", "Resolved all the Object references"));
@@ -640,13 +642,12 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
 
   readRules(route, store, grants);
   route.invalidRule = validateRouteRules(route);
-  route.reportedUnresolved =
-      reportedUnder(route, route.profile->unresolvedBackendChoice,
-                    route.profile->checksEnvoyRouteFilters,
-                    [](const RouteRule&, const BackendRef& b) -> UnresolvedBackend {
-                      if (b.reason.empty()) return {};
-                      return {&b, b.reason, b.message};
-                    });
+  route.reportedUnresolved = reportedUnder(
+      route, route.profile->unresolvedBackendChoice, route.profile->checksEnvoyRouteFilters,
+      [](const RouteRule&, const BackendRef& b) -> UnresolvedBackend {
+        if (b.reason.empty()) return {};
+        return {&b, b.reason, b.message};
+      });
   // A backendRef another parent's controller refuses (or the same controller for a parent of
   // the other sort, Gateway or mesh) is refused for the findings too, saying which controller
   // refuses it; route.reportedUnresolved stays the first parent's.
@@ -675,9 +676,9 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
     } else if (parent.exists) {
       parent.conditions.push_back(makeCondition("Accepted", true, "Accepted", "Route is accepted"));
     } else {
-      parent.conditions.push_back(makeCondition(
-          "Accepted", false, "NoMatchingParent",
-          ref.kind + " " + ref.namespace_ + "/" + ref.name + " not found"));
+      parent.conditions.push_back(
+          makeCondition("Accepted", false, "NoMatchingParent",
+                        ref.kind + " " + ref.namespace_ + "/" + ref.name + " not found"));
     }
     addResolvedRefs(parent, route, store, grants);
   }
