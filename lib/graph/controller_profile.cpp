@@ -82,6 +82,9 @@ constexpr ControllerProfile makeEnvoyGateway() {
   // backend.go validateBackend, route.go processBackendDestinationSetting.
   p.checksEnvoyBackends = true;
   p.missingServicePortReason = "PortNotFound";
+  // route.go: processHTTPRouteParentRefListener counts an HTTPRoute whose every rule failed;
+  // the other kinds' parents are left before their listeners count the route.
+  p.invalidNonHttpRoutesAttach = false;
   p.servicePortProtocolMatters = true;
   // filters.go processExtensionRefHTTPFilter and processURLRewriteFilter.
   p.checksEnvoyRouteFilters = true;

@@ -149,6 +149,11 @@ struct ControllerProfile {
 
   // Listeners.
   std::span<const ListenerProtocolSupport> protocols;
+  // A route none of whose rules is valid (Accepted False for its content) still counts in the
+  // attachedRoutes of the listeners that admit it, as the specification defines attachment;
+  // false: only an HTTPRoute does, the controller stops before counting a GRPCRoute, TCPRoute,
+  // UDPRoute or TLSRoute (Envoy Gateway's route.go).
+  bool invalidNonHttpRoutesAttach = true;
   std::span<const ListenerRequirement> listenerRequirements;
   // A TLS option (listener tls.options) whose listed values make the controller serve its own
   // certificate, so that certificateRefs are not needed (Istio's ISTIO_SIMPLE, ISTIO_MUTUAL).

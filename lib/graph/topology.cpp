@@ -714,9 +714,13 @@ void chooseMeshProfile(Topology& topology, const model::Store& store,
 // after every route is built, so that routes are built without writing to shared listeners.
 void countAttached(Topology& topology) {
   for (const Route& route : topology.routes)
-    for (const RouteParent& parent : route.parents)
+    for (const RouteParent& parent : route.parents) {
+      if (route.invalidRule && route.kind != RouteKind::HTTP && parent.profile &&
+          !parent.profile->invalidNonHttpRoutesAttach)
+        continue;
       for (const Listener* l : parent.listeners)
         ++const_cast<Listener*>(l)->attachedRoutes;  // the topology is ours to write
+    }
 }
 
 }  // namespace
