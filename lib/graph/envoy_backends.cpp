@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "lib/graph/hostname.h"
 #include "lib/model/quote.h"
@@ -67,6 +68,51 @@ std::string nameOf(const model::Resource& r) {
 enum class AddressType : std::uint8_t { None, Ip, Fqdn, Unix };
 
 }  // namespace
+
+std::optional<EnvoyBackendRefusal> checkEndpointSliceTypes(const model::Store& store,
+                                                           const model::Resource& service,
+                                                           std::int64_t port, bool serviceImport) {
+  const std::span<const model::Resource* const> slices = store.ofKind("EndpointSlice");
+  if (slices.empty()) return std::nullopt;
+  // The port's name and protocol: EndpointSlices name the ports they serve.
+  std::string_view portName, portProtocol = "TCP";
+  for (yaml::NodeRef p : service.spec().get("ports").items())
+    if (p.get("port").asInt() == port) {
+      portName = p.get("name").str();
+      if (!p.get("protocol").str().empty()) portProtocol = p.get("protocol").str();
+      break;
+    }
+  const std::string_view label =
+      serviceImport ? "multicluster.kubernetes.io/service-name" : "kubernetes.io/service-name";
+  const model::Resource* ip = nullptr;
+  const model::Resource* fqdn = nullptr;
+  for (const model::Resource* slice : slices) {
+    if (slice->namespace_ != service.namespace_ || slice->label(label) != service.name) continue;
+    const yaml::NodeRef node = slice->node;  // EndpointSlice fields are top-level
+    bool servesPort = false;
+    for (yaml::NodeRef p : node.get("ports").items()) {
+      const std::string_view protocol = p.get("protocol").str();
+      servesPort =
+          servesPort || (p.get("name").str() == portName &&
+                         (protocol.empty() ? std::string_view("TCP") : protocol) == portProtocol);
+    }
+    bool hasAddresses = false;
+    for (yaml::NodeRef e : node.get("endpoints").items())
+      hasAddresses = hasAddresses || e.get("addresses").size() > 0;
+    if (!servesPort || !hasAddresses) continue;
+    (node.get("addressType").str() == "FQDN" ? fqdn : ip) = slice;
+    if (ip && fqdn)
+      return EnvoyBackendRefusal{
+          kUnsupportedAddressType,
+          "the EndpointSlices of " + std::string(serviceImport ? "ServiceImport " : "Service ") +
+              nameOf(service) + " mix FQDN and IP addresses (" + nameOf(*ip) + " and " +
+              nameOf(*fqdn) +
+              "): mixed endpointslice address type for the same backendRef is not supported; "
+              "serve one address type per Service",
+          slice->node.get("addressType"), slice};
+  }
+  return std::nullopt;
+}
 
 bool isDynamicResolver(const model::Resource& backend) {
   return backend.spec().get("type").str() == "DynamicResolver";

@@ -8,11 +8,13 @@
 // DynamicResolver Backend only behind TLS passthrough).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "lib/model/resource.h"
+#include "lib/model/store.h"
 #include "lib/yaml/tree.h"
 
 namespace pg::graph {
@@ -20,7 +22,8 @@ namespace pg::graph {
 struct EnvoyBackendRefusal {
   std::string_view reason;  // the route's ResolvedRefs reason
   std::string message;
-  yaml::NodeRef at;  // the field of the Backend at fault
+  yaml::NodeRef at;  // the field at fault, in the backend
+  const model::Resource* object = nullptr;  // the object `at` is in, when not the backend
 };
 
 inline constexpr std::string_view kEnvoyGatewayGroup = "gateway.envoyproxy.io";
@@ -35,6 +38,13 @@ inline bool isEnvoyBackendKind(std::string_view group, std::string_view kind) {
 // invalid (InvalidBackendRef, InvalidAddress), serves a Unix socket, or mixes address types
 // (UnsupportedAddressType). Nullopt when it takes it.
 std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& backend);
+
+// Why Envoy Gateway refuses a backendRef to a Service or ServiceImport (`serviceImport`) on
+// `port`, routing to its endpoints: the EndpointSlices behind that port mix FQDN addresses with
+// IP addresses (UnsupportedAddressType). `at` is the EndpointSlice of the other type.
+std::optional<EnvoyBackendRefusal> checkEndpointSliceTypes(const model::Store& store,
+                                                           const model::Resource& service,
+                                                           std::int64_t port, bool serviceImport);
 
 // Whether a Backend is a DynamicResolver: its destination is the request's own host.
 bool isDynamicResolver(const model::Resource& backend);

@@ -187,6 +187,10 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
     if (profile.servicePortMustExist && !servicePortExists(*out.target, *b.port, protocol))
       return fail(std::string(profile.missingServicePortReason),
                   portNotFoundMessage(profile, b, transportOf(route.kind)), b.node.get("port"));
+    if (profile.checksEnvoyBackends)
+      if (std::optional<EnvoyBackendRefusal> refused =
+              checkEndpointSliceTypes(store, *out.target, *b.port, false))
+        return fail(std::string(refused->reason), std::move(refused->message), nameField);
   } else if (support->resolution == BackendResolution::Object) {
     const std::optional<std::int64_t> exposed = exposedPort(*out.target);
     if (exposed && b.port && *b.port != *exposed)
@@ -199,6 +203,10 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
         !servicePortExists(*out.target, *b.port, transportOf(route.kind)))
       return fail(std::string(profile.missingServicePortReason),
                   portNotFoundMessage(profile, b, transportOf(route.kind)), b.node.get("port"));
+    if (profile.checksEnvoyBackends && b.kind == "ServiceImport" && b.port)
+      if (std::optional<EnvoyBackendRefusal> refused =
+              checkEndpointSliceTypes(store, *out.target, *b.port, true))
+        return fail(std::string(refused->reason), std::move(refused->message), nameField);
     if (profile.checksEnvoyBackends && isEnvoyBackendKind(b.group, b.kind))
       if (std::optional<EnvoyBackendRefusal> refused = checkEnvoyBackend(*out.target))
         return fail(std::string(refused->reason), std::move(refused->message), nameField);

@@ -13,9 +13,9 @@ namespace {
 
 using namespace gateway;
 
-// The refusals other rules report: a missing backend or port (GW203, also PortNotFound), a reference no
-// ReferenceGrant permits (GW204), a kind that is no backend (GW209), a filter the controller
-// does not take on a backendRef (GW214).
+// The refusals other rules report: a missing backend or port (GW203, also PortNotFound), a
+// reference no ReferenceGrant permits (GW204), a kind that is no backend (GW209), a filter the
+// controller does not take on a backendRef (GW214).
 constexpr std::array<std::string_view, 6> kReportedElsewhere{
     "BackendNotFound", "PortNotFound",  "RefNotPermitted",
     "InvalidKind",     "InvalidFilter", "UnsupportedRefValue"};
@@ -54,11 +54,17 @@ model::Finding& report(Context& ctx, const graph::Route& route, const graph::Rou
                                         std::string(reason) + ") and " + consequence);
   if (b.target) {
     f.objects.push_back(b.target->display());
-    yaml::NodeRef at = b.target->node;
-    if (graph::isEnvoyBackendKind(b.group, b.kind))
-      if (std::optional<graph::EnvoyBackendRefusal> refused = graph::checkEnvoyBackend(*b.target))
-        at = refused->at;
-    f.related.push_back({b.target->locate(at), b.target->display() + " is defined here"});
+    // The field at fault, in the backend or in the object that decided (an EndpointSlice).
+    std::optional<graph::EnvoyBackendRefusal> refused;
+    if (graph::isEnvoyBackendKind(b.group, b.kind)) {
+      refused = graph::checkEnvoyBackend(*b.target);
+    } else if (reason == "UnsupportedAddressType" && b.port) {
+      refused = graph::checkEndpointSliceTypes(ctx.store(), *b.target, *b.port,
+                                               b.kind == "ServiceImport");
+    }
+    const model::Resource& in = refused && refused->object ? *refused->object : *b.target;
+    f.related.push_back(
+        {in.locate(refused ? refused->at : in.node), in.display() + " is defined here"});
   }
   return f;
 }
