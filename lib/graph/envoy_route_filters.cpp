@@ -57,6 +57,7 @@ void resolveOne(RouteRule& rule, const Route& route, const model::Store& store,
   // Envoy Gateway knows another kind only when an extension server registers it. On the rule,
   // ValidateHTTPRouteFilter refuses it and the rule is dropped (checkEnvoyRouteFilters); on a
   // backendRef, the destination's filters fail.
+  rule.extensionFilters.push_back({filter, nullptr, onBackend});
   if (!onBackend) return;
   const std::string_view kind = ref.get("kind").str();
   rule.refusedFilters.push_back(

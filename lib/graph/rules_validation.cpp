@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -375,23 +376,25 @@ std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRul
   if (route.kind != RouteKind::HTTP && route.kind != RouteKind::GRPC) return std::nullopt;
   // Filters first, then matches: the order Envoy Gateway reports them in.
   if (Problem p = checkFilters(route, rule)) return p;
-  if (route.profile->checksEnvoyRouteFilters)
+  if (route.profile->checksEnvoyRouteFilters && !rule.extensionFilters.empty())
     if (Problem p = checkEnvoyRouteFilters(route, rule)) return p;
   if (route.kind == RouteKind::HTTP) return checkHttpMatches(rule);
   return std::nullopt;
 }
 
-std::optional<RouteProblem> validateRouteRules(const Route& route) {
+std::optional<RouteProblem> validateRouteRules(Route& route) {
   if (Problem p = checkSingleRule(route)) return p;
-  Problem first;
-  for (const RouteRule& rule : route.rules) {
+  bool anyValid = false;
+  for (RouteRule& rule : route.rules) {
     Problem p = validateRouteRule(route, rule);
-    if (!p) return std::nullopt;  // a valid rule keeps the route accepted
-    if (!first) first = std::move(p);
+    anyValid = anyValid || !p;
+    rule.problem = p ? std::make_shared<const RouteProblem>(std::move(*p)) : nullptr;
   }
-  if (first && route.rules.size() > 1)
-    first->message = "All " + std::to_string(route.rules.size()) +
-                     " rules are invalid; the first: " + first->message;
+  if (anyValid || route.rules.empty()) return std::nullopt;
+  RouteProblem first = *route.rules.front().problem;
+  if (route.rules.size() > 1)
+    first.message = "All " + std::to_string(route.rules.size()) +
+                    " rules are invalid; the first: " + first.message;
   return first;
 }
 

@@ -34,10 +34,11 @@ struct RouteProblem {
 // valid. Other route kinds have no rule-level checks.
 std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRule& rule);
 
-// The problem that makes a route's rules invalid as a whole, or nullopt. A route with at least
-// one valid rule stays accepted: the specification has the controller drop the invalid rules
-// and report `PartiallyInvalid` instead (GEP-1364), so only a route whose every rule is
-// invalid yields a problem here (the first rule's).
-std::optional<RouteProblem> validateRouteRules(const Route& route);
+// Validates every rule of a route, keeping each one's problem in RouteRule::problem, and
+// answers the problem that makes the route's rules invalid as a whole, or nullopt. A route with
+// at least one valid rule stays accepted: the specification has the controller drop the
+// invalid rules and report `PartiallyInvalid` instead (GEP-1364), so only a route whose every
+// rule is invalid yields a problem here (the first rule's).
+std::optional<RouteProblem> validateRouteRules(Route& route);
 
 }  // namespace pg::graph

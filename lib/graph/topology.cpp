@@ -317,10 +317,13 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
     // and in each backendRef's): all must resolve.
     std::vector<std::pair<yaml::NodeRef, bool>> refs;  // and whether a mirror's
     for (yaml::NodeRef ref : node.get("backendRefs").items()) refs.emplace_back(ref, false);
+    bool extensionRefs = false;  // an ExtensionRef filter, on the rule or a backendRef
     auto mirrors = [&](yaml::NodeRef filters) {
-      for (yaml::NodeRef f : filters.items())
+      for (yaml::NodeRef f : filters.items()) {
         if (yaml::NodeRef mirror = f.get("requestMirror").get("backendRef"))
           refs.emplace_back(mirror, true);
+        extensionRefs = extensionRefs || f.get("extensionRef");
+      }
     };
     mirrors(node.get("filters"));
     for (yaml::NodeRef ref : node.get("backendRefs").items()) mirrors(ref.get("filters"));
@@ -338,7 +341,7 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
       b.port = ref.get("port").asInt();
       applyResolution(b, resolveBackend(b, rule, route, store, grants, context));
     }
-    if (route.profile->checksEnvoyRouteFilters &&
+    if (extensionRefs && route.profile->checksEnvoyRouteFilters &&
         (route.kind == RouteKind::HTTP || route.kind == RouteKind::GRPC))
       resolveEnvoyRouteFilters(rule, route, store);
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -137,11 +138,11 @@ struct UnresolvedBackend {
   std::string message;
 };
 
-// An ExtensionRef filter, of a rule or of one of its backendRefs, naming a kind the
-// controller resolves itself (Envoy Gateway's HTTPRouteFilter), and the object it names.
+// An ExtensionRef filter, of a rule or of one of its backendRefs, and the object it names when
+// of a kind the controller resolves itself (Envoy Gateway's HTTPRouteFilter).
 struct ExtensionFilter {
   yaml::NodeRef filter;
-  const model::Resource* object = nullptr;  // null: not found
+  const model::Resource* object = nullptr;  // null: not found, or a kind it does not know
   bool onBackend = false;
 };
 
@@ -162,6 +163,9 @@ struct RouteRule {
   // the rule's, in order, then its backendRefs'; and the filters it cannot apply.
   std::vector<ExtensionFilter> extensionFilters;
   std::vector<FilterRefusal> refusedFilters;
+  // Why the controller drops this rule (Accepted False when every rule is dropped); null when
+  // it programs it. Shared: a Route is copied with its rules.
+  std::shared_ptr<const RouteProblem> problem;
 };
 
 struct ParentRef {

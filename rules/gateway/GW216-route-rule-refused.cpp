@@ -1,6 +1,5 @@
 #include <string>
 
-#include "lib/graph/rules_validation.h"
 #include "rules/gateway/gateway_rules.h"
 
 namespace pg::rules {
@@ -18,7 +17,7 @@ void check(Context& ctx) {
     const model::Resource& r = *route.resource;
     for (const graph::RouteRule& rule : route.rules) {
       const std::string prefix = r.display() + " " + describeRule(rule) + ": ";
-      if (std::optional<graph::RouteProblem> p = graph::validateRouteRule(route, rule)) {
+      if (const graph::RouteProblem* p = rule.problem.get()) {
         const std::string consequence =
             route.invalidRule
                 ? "no rule of the route is valid, so it is not accepted (Accepted False, " +
