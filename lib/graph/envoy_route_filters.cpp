@@ -155,6 +155,12 @@ std::optional<RouteProblem> checkEnvoyRouteFilters(const Route& route, const Rou
             at, &object, spec.get("matches"));
       matchesSeen = true;
     }
+    // A pattern the translator compiles (with Go's RE2 syntax) and refuses.
+    auto notRe2 = [&](std::string_view what, yaml::NodeRef pattern) {
+      return problem(std::string(what) + " must be a valid RE2 regular expression" + in + ": " +
+                         model::quoted(pattern.str()) + " does not compile",
+                     at, &object, pattern);
+    };
     if (const yaml::NodeRef rewrite = spec.get("urlRewrite"); present(rewrite)) {
       const yaml::NodeRef hostname = rewrite.get("hostname");
       const yaml::NodeRef path = rewrite.get("path");
@@ -169,10 +175,7 @@ std::optional<RouteProblem> checkEnvoyRouteFilters(const Route& route, const Rou
               "\"ReplaceRegexMatch\"" +
                   in,
               at, &object, path);
-        if (!compiles(pattern.str()))
-          return problem("ReplaceRegexMatch must be a valid RE2 regular expression" + in + ": " +
-                             model::quoted(pattern.str()) + " does not compile",
-                         at, &object, pattern);
+        if (!compiles(pattern.str())) return notRe2("ReplaceRegexMatch", pattern);
       }
       if (here.host) {
         const std::string_view hostType = hostname.get("type").str();
@@ -188,10 +191,7 @@ std::optional<RouteProblem> checkEnvoyRouteFilters(const Route& route, const Rou
                 "type is \"PathRegex\"" +
                     in,
                 at, &object, hostname);
-          if (!compiles(pattern.str()))
-            return problem("PathRegex must be a valid RE2 regular expression" + in + ": " +
-                               model::quoted(pattern.str()) + " does not compile",
-                           at, &object, pattern);
+          if (!compiles(pattern.str())) return notRe2("PathRegex", pattern);
         }
       }
       extension.host = extension.host || here.host;

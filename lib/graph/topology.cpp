@@ -143,6 +143,25 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                 b.node.get("namespace"));
   }
   const yaml::NodeRef nameField = b.node.get("name");
+  // A Service's or ServiceImport's port as the profile checks it: listed (when `listed`, with
+  // the route's protocol where that matters), and under Envoy Gateway served by EndpointSlices
+  // of one address type. True when refused, `out` then saying why.
+  auto checkServicePort = [&](bool listed, bool serviceImport) {
+    const std::string_view protocol =
+        profile.servicePortProtocolMatters ? transportOf(route.kind) : std::string_view();
+    if (listed && !servicePortExists(*out.target, *b.port, protocol)) {
+      fail(std::string(profile.missingServicePortReason),
+           portNotFoundMessage(profile, b, transportOf(route.kind)), b.node.get("port"));
+      return true;
+    }
+    if (profile.checksEnvoyBackends)
+      if (std::optional<EnvoyBackendRefusal> refused =
+              checkEndpointSliceTypes(store, *out.target, *b.port, serviceImport)) {
+        fail(std::string(refused->reason), std::move(refused->message), nameField);
+        return true;
+      }
+    return false;
+  };
   switch (support->resolution) {
     case BackendResolution::Service:
       if (!profile.dottedServiceNameReason.empty() && b.name.find('.') != std::string::npos)
@@ -182,15 +201,8 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
     if (!b.port)  // the spec requires a port for Services
       return fail(std::string(profile.missingPortReason),
                   "A port is required for a Service backend", b.node);
-    const std::string_view protocol =
-        profile.servicePortProtocolMatters ? transportOf(route.kind) : std::string_view();
-    if (profile.servicePortMustExist && !servicePortExists(*out.target, *b.port, protocol))
-      return fail(std::string(profile.missingServicePortReason),
-                  portNotFoundMessage(profile, b, transportOf(route.kind)), b.node.get("port"));
-    if (profile.checksEnvoyBackends)
-      if (std::optional<EnvoyBackendRefusal> refused =
-              checkEndpointSliceTypes(store, *out.target, *b.port, false))
-        return fail(std::string(refused->reason), std::move(refused->message), nameField);
+    if (profile.servicePortMustExist || profile.checksEnvoyBackends)
+      if (checkServicePort(profile.servicePortMustExist, false)) return out;
   } else if (support->resolution == BackendResolution::Object) {
     const std::optional<std::int64_t> exposed = exposedPort(*out.target);
     if (exposed && b.port && *b.port != *exposed)
@@ -199,14 +211,9 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                       std::to_string(*exposed) + ", not " + std::to_string(*b.port),
                   b.node.get("port"));
     // A ServiceImport lists its ports as a Service does (Envoy Gateway checks them alike).
-    if (profile.servicePortProtocolMatters && b.kind == "ServiceImport" && b.port &&
-        !servicePortExists(*out.target, *b.port, transportOf(route.kind)))
-      return fail(std::string(profile.missingServicePortReason),
-                  portNotFoundMessage(profile, b, transportOf(route.kind)), b.node.get("port"));
-    if (profile.checksEnvoyBackends && b.kind == "ServiceImport" && b.port)
-      if (std::optional<EnvoyBackendRefusal> refused =
-              checkEndpointSliceTypes(store, *out.target, *b.port, true))
-        return fail(std::string(refused->reason), std::move(refused->message), nameField);
+    if (b.kind == "ServiceImport" && b.port &&
+        (profile.servicePortProtocolMatters || profile.checksEnvoyBackends))
+      if (checkServicePort(profile.servicePortProtocolMatters, true)) return out;
     if (profile.checksEnvoyBackends && isEnvoyBackendKind(b.group, b.kind))
       if (std::optional<EnvoyBackendRefusal> refused = checkEnvoyBackend(*out.target))
         return fail(std::string(refused->reason), std::move(refused->message), nameField);
@@ -496,18 +503,10 @@ void joinRefusal(UnresolvedBackend& into, UnresolvedBackend more) {
 template <typename Resolve>
 UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choice, bool filters,
                                 Resolve&& resolve) {
-  auto filterRefusals = [&](const RouteRule& rule, auto&& each) {
-    if (!filters) return;
-    for (const FilterRefusal& f : rule.refusedFilters)
-      each(UnresolvedBackend{nullptr, f.reason, f.message});
-  };
   if (choice == UnresolvedBackendChoice::First) {
     for (const RouteRule& rule : route.rules) {
-      UnresolvedBackend first;
-      filterRefusals(rule, [&](UnresolvedBackend u) {
-        if (first.reason.empty()) first = std::move(u);
-      });
-      if (!first.reason.empty()) return first;
+      if (filters && !rule.refusedFilters.empty())
+        return {nullptr, rule.refusedFilters.front().reason, rule.refusedFilters.front().message};
       for (const BackendRef& b : rule.backends)
         if (UnresolvedBackend u = resolve(rule, b); !u.reason.empty()) return u;
     }
@@ -516,7 +515,9 @@ UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choi
   if (choice == UnresolvedBackendChoice::AllJoined) {
     UnresolvedBackend all;
     for (const RouteRule& rule : route.rules) {
-      filterRefusals(rule, [&](UnresolvedBackend u) { joinRefusal(all, std::move(u)); });
+      if (filters)
+        for (const FilterRefusal& f : rule.refusedFilters)
+          joinRefusal(all, {nullptr, f.reason, f.message});
       for (const BackendRef& b : rule.backends)
         if (UnresolvedBackend u = resolve(rule, b); !u.reason.empty())
           joinRefusal(all, std::move(u));
