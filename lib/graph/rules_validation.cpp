@@ -333,19 +333,32 @@ Problem checkEnumField(std::string_view what, yaml::NodeRef field,
 
 Problem checkHttpMatches(const RouteRule& rule) {
   for (yaml::NodeRef match : rule.node.get("matches").items()) {
-    if (Problem p = checkEnumField("Path match type", match.get("path").get("type"),
+    // One pass over the match's fields (every rule of every route comes here), checked in the
+    // order Envoy Gateway reports them: path, headers, query parameters, method. A repeated key
+    // counts once, the first, as everywhere else.
+    yaml::NodeRef path, headers, queryParams, method;
+    for (auto [key, value] : match.entries()) {
+      const std::string_view name = key.str();
+      yaml::NodeRef* slot = name == "path"          ? &path
+                            : name == "headers"     ? &headers
+                            : name == "queryParams" ? &queryParams
+                            : name == "method"      ? &method
+                                                    : nullptr;
+      if (slot && !*slot) *slot = value;
+    }
+    if (Problem p = checkEnumField("Path match type", path.get("type"),
                                    {"Exact", "PathPrefix", "RegularExpression"}))
       return p;
-    for (yaml::NodeRef header : match.get("headers").items())
+    for (yaml::NodeRef header : headers.items())
       if (Problem p = checkEnumField("Header match type", header.get("type"),
                                      {"Exact", "RegularExpression"}))
         return p;
-    for (yaml::NodeRef param : match.get("queryParams").items())
+    for (yaml::NodeRef param : queryParams.items())
       if (Problem p = checkEnumField("Query parameter match type", param.get("type"),
                                      {"Exact", "RegularExpression"}))
         return p;
     if (Problem p = checkEnumField(
-            "Method", match.get("method"),
+            "Method", method,
             {"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}))
       return p;
   }

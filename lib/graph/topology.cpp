@@ -142,7 +142,8 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                     " not permitted by any ReferenceGrant",
                 b.node.get("namespace"));
   }
-  const yaml::NodeRef nameField = b.node.get("name");
+  // Read only when a refusal points at it: most backendRefs resolve.
+  auto nameField = [&b] { return b.node.get("name"); };
   // A Service's or ServiceImport's port as the profile checks it: listed (when `listed`, with
   // the route's protocol where that matters), and under Envoy Gateway served by EndpointSlices
   // of one address type. True when refused, `out` then saying why.
@@ -157,7 +158,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
     if (profile.checksEnvoyBackends)
       if (std::optional<EnvoyBackendRefusal> refused =
               checkEndpointSliceTypes(store, *out.target, *b.port, serviceImport)) {
-        fail(std::string(refused->reason), std::move(refused->message), nameField);
+        fail(std::string(refused->reason), std::move(refused->message), nameField());
         return true;
       }
     return false;
@@ -168,7 +169,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
         return fail(
             std::string(profile.dottedServiceNameReason),
             "Service name " + b.name + " is a hostname; the name of the Service must be used",
-            nameField);
+            nameField());
       out.target = store.find("", "Service", b.namespace_, b.name);
       break;
     case BackendResolution::ServiceImport:
@@ -180,7 +181,8 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                     "A namespace may not be set on a Hostname backend", b.node.get("namespace"));
       out.target = findHostname(store, b.name, b.namespace_);
       if (!out.target)
-        return fail("BackendNotFound", "No ServiceEntry or Service has host " + b.name, nameField);
+        return fail("BackendNotFound", "No ServiceEntry or Service has host " + b.name,
+                    nameField());
       break;
     case BackendResolution::Object:
       out.target = store.find(support->objectGroup.empty() ? b.group : support->objectGroup, b.kind,
@@ -189,7 +191,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
   }
   if (!out.target)
     return fail("BackendNotFound", b.kind + " " + b.namespace_ + "/" + b.name + " not found",
-                nameField);
+                nameField());
   if (support->resolution == BackendResolution::Service) {
     // "Implementations SHOULD NOT support ExternalName Services" (BackendObjectReference):
     // they may point outside the cluster (CVE-2021-25740).
@@ -197,7 +199,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
       return fail("UnsupportedValue",
                   "Service " + b.namespace_ + "/" + b.name +
                       " is of type ExternalName, which Gateway API backends do not support",
-                  nameField);
+                  nameField());
     if (!b.port)  // the spec requires a port for Services
       return fail(std::string(profile.missingPortReason),
                   "A port is required for a Service backend", b.node);
@@ -216,7 +218,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
       if (checkServicePort(profile.servicePortProtocolMatters, true)) return out;
     if (profile.checksEnvoyBackends && isEnvoyBackendKind(b.group, b.kind))
       if (std::optional<EnvoyBackendRefusal> refused = checkEnvoyBackend(*out.target))
-        return fail(std::string(refused->reason), std::move(refused->message), nameField);
+        return fail(std::string(refused->reason), std::move(refused->message), nameField());
   } else if (!b.port) {
     return fail(std::string(profile.missingPortReason), "A port is required for a backendRef",
                 b.node);

@@ -30,9 +30,14 @@ struct Resource {
   // apiVersion, kind or metadata.
   bool universal = false;
 
+  // `metadata` and `spec` of `node`, found once by the Store (every stage reads them, and a
+  // lookup scans the object's top-level keys); until then, or when absent, looked up.
+  yaml::NodeRef metadataNode;
+  yaml::NodeRef specNode;
+
   bool clusterScoped() const { return namespace_.empty(); }
-  yaml::NodeRef metadata() const { return node.get("metadata"); }
-  yaml::NodeRef spec() const { return node.get("spec"); }
+  yaml::NodeRef metadata() const { return metadataNode ? metadataNode : node.get("metadata"); }
+  yaml::NodeRef spec() const { return specNode ? specNode : node.get("spec"); }
   yaml::NodeRef labels() const { return universal ? node.get("labels") : metadata().get("labels"); }
   std::string_view label(std::string_view key) const { return labels().get(key).str(); }
   std::string_view annotation(std::string_view key) const {

@@ -140,6 +140,9 @@ void Store::build(std::vector<Resource> resources, unsigned jobs,
   std::vector<yaml::NodeRef> labels(n);
   parallelFor(workersFor(jobs, n, 1024), n, [&](std::size_t i, unsigned) {
     Resource& r = resources_[i];
+    // After the schema stage has added its defaults: the tree no longer changes.
+    r.metadataNode = r.node.get("metadata");
+    r.specNode = r.node.get("spec");
     labels[i] = r.labels();
     if (r.universal) {  // no namespace; the mesh was read by the loader
       keys[i] = Identity(r.group, r.kind, {}, r.name, r.mesh);

@@ -1,5 +1,8 @@
 #include <algorithm>
 #include <array>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "rules/gateway/gateway_rules.h"
 
@@ -59,22 +62,35 @@ bool modelledFromKind(std::string_view group, std::string_view kind) {
          std::find(kKinds.begin(), kKinds.end(), kind) != kKinds.end();
 }
 
-bool fromMatches(yaml::NodeRef from, const UsedReference& ref) {
-  return from.get("group").str() == ref.fromGroup && from.get("kind").str() == ref.fromKind &&
-         from.get("namespace").str() == ref.fromNamespace;
+// One `from` or `to` entry of a grant, read once: a grant is matched against every reference
+// into its namespace.
+struct GrantEntry {
+  std::string_view group;
+  std::string_view kind;
+  std::string_view namespaceOrName;  // `from`: the namespace; `to`: the name ("" for any)
+};
+
+std::vector<GrantEntry> readEntries(yaml::NodeRef list, std::string_view third) {
+  std::vector<GrantEntry> out;
+  out.reserve(list.size());
+  for (yaml::NodeRef item : list.items())
+    out.push_back({item.get("group").str(), item.get("kind").str(), item.get(third).str()});
+  return out;
 }
 
-bool toMatches(yaml::NodeRef to, const UsedReference& ref) {
-  std::string_view name = to.get("name").str();
-  return to.get("group").str() == ref.toGroup && to.get("kind").str() == ref.toKind &&
-         (name.empty() || name == ref.toName);
+bool fromMatches(const GrantEntry& from, const UsedReference& ref) {
+  return from.group == ref.fromGroup && from.kind == ref.fromKind &&
+         from.namespaceOrName == ref.fromNamespace;
+}
+
+bool toMatches(const GrantEntry& to, const UsedReference& ref) {
+  return to.group == ref.toGroup && to.kind == ref.toKind &&
+         (to.namespaceOrName.empty() || to.namespaceOrName == ref.toName);
 }
 
 template <typename Predicate>
-bool anyItem(yaml::NodeRef list, Predicate predicate) {
-  for (yaml::NodeRef item : list.items())
-    if (predicate(item)) return true;
-  return false;
+bool anyEntry(const std::vector<GrantEntry>& entries, Predicate predicate) {
+  return std::any_of(entries.begin(), entries.end(), predicate);
 }
 
 template <typename Describe>
@@ -104,22 +120,27 @@ std::string describeUse(const UsedReference& ref) {
          std::string(ref.toNamespace) + "/" + std::string(ref.toName);
 }
 
-void checkGrant(Context& ctx, const model::Resource& grant,
-                const std::vector<UsedReference>& used) {
+// The references in use, by the namespace they point into.
+using UsesByNamespace = std::unordered_map<std::string_view, std::vector<const UsedReference*>>;
+
+void checkGrant(Context& ctx, const model::Resource& grant, const UsesByNamespace& uses) {
   yaml::NodeRef from = grant.spec().get("from");
   yaml::NodeRef to = grant.spec().get("to");
   if (!from.isSequence() || !to.isSequence() || from.size() == 0 || to.size() == 0) return;
   for (yaml::NodeRef f : from.items())
     if (!modelledFromKind(f.get("group").str(), f.get("kind").str())) return;
 
-  std::vector<const UsedReference*> inbound, fromListed;
-  for (const UsedReference& ref : used) {
-    if (ref.toNamespace != grant.namespace_) continue;
-    inbound.push_back(&ref);
-    if (!anyItem(from, [&](yaml::NodeRef f) { return fromMatches(f, ref); })) continue;
-    if (anyItem(to, [&](yaml::NodeRef t) { return toMatches(t, ref); }))
+  static const std::vector<const UsedReference*> kNone;
+  const auto into = uses.find(grant.namespace_);
+  const std::vector<const UsedReference*>& inbound = into == uses.end() ? kNone : into->second;
+  const std::vector<GrantEntry> fromEntries = readEntries(from, "namespace");
+  const std::vector<GrantEntry> toEntries = readEntries(to, "name");
+  std::vector<const UsedReference*> fromListed;
+  for (const UsedReference* ref : inbound) {
+    if (!anyEntry(fromEntries, [&](const GrantEntry& f) { return fromMatches(f, *ref); })) continue;
+    if (anyEntry(toEntries, [&](const GrantEntry& t) { return toMatches(t, *ref); }))
       return;  // permits a reference in use
-    fromListed.push_back(&ref);
+    fromListed.push_back(ref);
   }
 
   const std::string permits =
@@ -154,8 +175,10 @@ void checkGrant(Context& ctx, const model::Resource& grant,
 
 void check(Context& ctx) {
   const std::vector<UsedReference> used = usedReferences(ctx.analysis().topology);
+  UsesByNamespace uses;
+  for (const UsedReference& ref : used) uses[ref.toNamespace].push_back(&ref);
   for (const model::Resource* grant : ctx.store().ofKind(graph::kGatewayGroup, "ReferenceGrant"))
-    checkGrant(ctx, *grant, used);
+    checkGrant(ctx, *grant, uses);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ void check(Context& ctx) {
     if (route.kind != graph::RouteKind::HTTP && route.kind != graph::RouteKind::GRPC) continue;
     const model::Resource& r = *route.resource;
     for (const graph::RouteRule& rule : route.rules) {
+      if (!rule.problem && rule.refusedFilters.empty()) continue;
       const std::string prefix = r.display() + " " + describeRule(rule) + ": ";
       if (const graph::RouteProblem* p = rule.problem.get()) {
         const std::string consequence =
