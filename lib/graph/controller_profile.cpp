@@ -173,6 +173,8 @@ constexpr ControllerProfile makeIstio() {
   // reading its filters; a filter other than a header modifier on a backendRef is an error
   // that ends the translation (ResolvedRefs False, InvalidFilter).
   p.zeroWeightBackendsResolved = false;
+  // createRouteStatus writes Accepted and ResolvedRefs only.
+  p.writesPartiallyInvalid = false;
   p.backendRefFilterTypes = kIstioBackendRefFilterTypes;
   p.protocols = kIstioProtocols;
   p.listenerRequirements = kIstioListenerRequirements;

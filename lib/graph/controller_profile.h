@@ -154,6 +154,11 @@ struct ControllerProfile {
   // false: only an HTTPRoute does, the controller stops before counting a GRPCRoute, TCPRoute,
   // UDPRoute or TLSRoute (Envoy Gateway's route.go).
   bool invalidNonHttpRoutesAttach = true;
+  // A route some of whose rules are invalid, while others are valid, keeps the valid ones
+  // (Accepted True) and says which it dropped: PartiallyInvalid True, reason UnsupportedValue,
+  // a message starting "Dropped Rule" (the Gateway API's RouteConditionPartiallyInvalid, its
+  // "Drop Rule(s)" approach; Envoy Gateway's route.go). False: no such condition is written.
+  bool writesPartiallyInvalid = true;
   std::span<const ListenerRequirement> listenerRequirements;
   // A TLS option (listener tls.options) whose listed values make the controller serve its own
   // certificate, so that certificateRefs are not needed (Istio's ISTIO_SIMPLE, ISTIO_MUTUAL).

@@ -610,6 +610,25 @@ void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store
   }
 }
 
+// The Gateway API's "Drop Rule(s)" answer to a route with valid and invalid rules: under a
+// parent that accepts it, PartiallyInvalid True lists the rules the controller dropped, by
+// index, and why (Envoy Gateway's message: "Dropped Rule(s) [0 2]: ", one line per rule).
+void addPartiallyInvalid(RouteParent& parent, const Route& route) {
+  if (!parent.profile->writesPartiallyInvalid || route.invalidRule) return;
+  if (parent.conditions.empty() || parent.conditions.back().type != "Accepted" ||
+      parent.conditions.back().status != "True")
+    return;
+  std::string indexes, messages;
+  for (const RouteRule& rule : route.rules) {
+    if (!rule.problem) continue;
+    indexes += (indexes.empty() ? "" : " ") + std::to_string(rule.index);
+    messages += (messages.empty() ? "" : "\n") + rule.problem->message;
+  }
+  if (indexes.empty()) return;
+  parent.conditions.push_back(makeCondition("PartiallyInvalid", true, "UnsupportedValue",
+                                            "Dropped Rule(s) [" + indexes + "]: " + messages));
+}
+
 void buildRoute(Route& route, Topology& topology, const model::Store& store,
                 const ReferenceGrantIndex& grants) {
   const model::Resource& r = *route.resource;
@@ -694,6 +713,7 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
           makeCondition("Accepted", false, "NoMatchingParent",
                         ref.kind + " " + ref.namespace_ + "/" + ref.name + " not found"));
     }
+    addPartiallyInvalid(parent, route);
     addResolvedRefs(parent, route, store, grants);
   }
 }

@@ -251,6 +251,7 @@ std::vector<Overlap> overlapsOn(const graph::Listener& l,
   for (const graph::Route* route : routes) {
     for (std::string_view hostname : servedHostnames(l, *route)) {
       for (const graph::RouteRule& rule : route->rules) {
+        if (rule.problem) continue;  // dropped by the controller (GW216): it claims nothing
         yaml::NodeRef matches = rule.node.get("matches");
         if (!matches.isSequence()) matches = {};
         const std::size_t count = std::max<std::size_t>(matches.size(), 1);
