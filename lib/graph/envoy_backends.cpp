@@ -118,10 +118,9 @@ bool isDynamicResolver(const model::Resource& backend) {
   return backend.spec().get("type").str() == "DynamicResolver";
 }
 
-std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& backend) {
+std::optional<EnvoyBackendRefusal> validateEnvoyBackend(const model::Resource& backend) {
   const yaml::NodeRef spec = backend.spec();
   const yaml::NodeRef endpoints = spec.get("endpoints");
-  // validateBackend: the Backend's own fields.
   if (isDynamicResolver(backend) && endpoints.size() > 0)
     return EnvoyBackendRefusal{kInvalidBackendRef,
                                "Backend " + nameOf(backend) +
@@ -141,16 +140,11 @@ std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& back
               "or false",
           tls};
   }
-  AddressType first = AddressType::None;
-  bool mixed = false;
-  yaml::NodeRef unixEndpoint;
   for (yaml::NodeRef ep : endpoints.items()) {
     if (yaml::NodeRef hostname = ep.get("hostname"); hostname && !hostname.isNull())
       if (auto problem = hostnameProblem(hostname.str(), "hostname"))
         return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem), hostname};
-    AddressType type = AddressType::None;
     if (yaml::NodeRef fqdn = ep.get("fqdn"); fqdn && !fqdn.isNull()) {
-      type = AddressType::Fqdn;
       yaml::NodeRef host = fqdn.get("hostname");
       if (auto problem = hostnameProblem(host.str(), "FQDN"))
         return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem), host ? host : fqdn};
@@ -168,6 +162,24 @@ std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& back
                 " in the loopback range is only supported when using the Host infrastructure: "
                 "on Kubernetes it is the Envoy pod itself",
             address};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& backend) {
+  if (std::optional<EnvoyBackendRefusal> invalid = validateEnvoyBackend(backend)) return invalid;
+  // processBackendDestinationSetting: a route cannot reach a Unix socket of a Kubernetes
+  // Envoy, and one destination has one address type.
+  const yaml::NodeRef endpoints = backend.spec().get("endpoints");
+  AddressType first = AddressType::None;
+  bool mixed = false;
+  yaml::NodeRef unixEndpoint;
+  for (yaml::NodeRef ep : endpoints.items()) {
+    AddressType type = AddressType::None;
+    if (yaml::NodeRef fqdn = ep.get("fqdn"); fqdn && !fqdn.isNull()) {
+      type = AddressType::Fqdn;
+    } else if (yaml::NodeRef ip = ep.get("ip"); ip && !ip.isNull()) {
       type = AddressType::Ip;
     } else if (yaml::NodeRef unix = ep.get("unix"); unix && !unix.isNull()) {
       type = AddressType::Unix;
@@ -177,8 +189,6 @@ std::optional<EnvoyBackendRefusal> checkEnvoyBackend(const model::Resource& back
     if (first == AddressType::None) first = type;
     mixed = mixed || type != first;
   }
-  // processBackendDestinationSetting: a route cannot reach a Unix socket of a Kubernetes
-  // Envoy, and one destination has one address type.
   if (unixEndpoint)
     return EnvoyBackendRefusal{kUnsupportedAddressType,
                                "Backend " + nameOf(backend) +

@@ -34,6 +34,10 @@ inline bool isEnvoyBackendKind(std::string_view group, std::string_view kind) {
   return (group == kEnvoyGatewayGroup || group.empty()) && kind == "Backend";
 }
 
+// Why Envoy Gateway does not accept this Backend (validateBackend: InvalidBackendRef or
+// InvalidAddress), what the Backend's own status says; nullopt when it is valid.
+std::optional<EnvoyBackendRefusal> validateEnvoyBackend(const model::Resource& backend);
+
 // Why Envoy Gateway refuses a route's backendRef to this Backend on its own: the Backend is
 // invalid (InvalidBackendRef, InvalidAddress), serves a Unix socket, or mixes address types
 // (UnsupportedAddressType). Nullopt when it takes it.

@@ -54,12 +54,13 @@ struct BackendUse {
   std::size_t backend = 0;  // index into rule->backends
 };
 
-// The status of an object that is not a policy of a profile but gets ancestors from its
-// controller: Envoy Gateway's EnvoyProxy (from the GatewayClass or Gateway that references
-// it) and EnvoyPatchPolicy.
+// The status of an object that is not a policy of a profile but gets one from its controller:
+// ancestors for Envoy Gateway's EnvoyProxy (from the GatewayClass or Gateway that references
+// it) and EnvoyPatchPolicy, conditions of its own for Envoy Gateway's Backend.
 struct ObjectStatus {
   const model::Resource* object = nullptr;
   std::vector<AncestorStatus> ancestors;
+  std::vector<graph::Condition> conditions;  // status.conditions
 };
 
 struct PolicyModel {

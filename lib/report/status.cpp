@@ -86,6 +86,22 @@ std::vector<graph::Condition> targetConditions(const analysis::Analysis& a,
   return out;
 }
 
+// A policy's or an object's status: `ancestors` and its own `conditions`, each when it has any.
+Json ancestorsAndConditions(const std::vector<policy::AncestorStatus>& ancestors,
+                            const std::vector<graph::Condition>& own) {
+  Json status = Json::object();
+  if (!ancestors.empty()) {
+    Json list = Json::array();
+    for (const policy::AncestorStatus& anc : ancestors)
+      list.push_back({{"ancestorRef", ancestorRef(anc.ref)},
+                      {"controllerName", anc.controllerName},
+                      {"conditions", conditions(anc.conditions)}});
+    status["ancestors"] = std::move(list);
+  }
+  if (!own.empty()) status["conditions"] = conditions(own);
+  return status;
+}
+
 Json statusItems(const analysis::Analysis& a) {
   Json items = Json::array();
   for (const graph::Gateway& g : a.topology.gateways) {
@@ -125,26 +141,11 @@ Json statusItems(const analysis::Analysis& a) {
     if (!a.topology.findRoute(route)) items.push_back(item(*route, {{"parents", parents}}));
   }
   for (const policy::Policy& p : a.policies.policies) {
-    Json status = Json::object();
-    if (!p.ancestors.empty()) {
-      Json ancestors = Json::array();
-      for (const policy::AncestorStatus& anc : p.ancestors)
-        ancestors.push_back({{"ancestorRef", ancestorRef(anc.ref)},
-                             {"controllerName", anc.controllerName},
-                             {"conditions", conditions(anc.conditions)}});
-      status["ancestors"] = std::move(ancestors);
-    }
-    if (!p.conditions.empty()) status["conditions"] = conditions(p.conditions);
+    Json status = ancestorsAndConditions(p.ancestors, p.conditions);
     if (!status.empty()) items.push_back(item(*p.resource, std::move(status)));
   }
-  for (const policy::ObjectStatus& o : a.policies.objectStatuses) {
-    Json ancestors = Json::array();
-    for (const policy::AncestorStatus& anc : o.ancestors)
-      ancestors.push_back({{"ancestorRef", ancestorRef(anc.ref)},
-                           {"controllerName", anc.controllerName},
-                           {"conditions", conditions(anc.conditions)}});
-    items.push_back(item(*o.object, {{"ancestors", std::move(ancestors)}}));
-  }
+  for (const policy::ObjectStatus& o : a.policies.objectStatuses)
+    items.push_back(item(*o.object, ancestorsAndConditions(o.ancestors, o.conditions)));
   return items;
 }
 

@@ -12,14 +12,17 @@ namespace {
 
 // The refusal of a Backend in namespace default whose spec is `spec` (flow YAML), or "" when
 // Envoy Gateway takes it: "reason: message".
-std::string refusal(const std::string& spec) {
+// With `ownStatus`, what the Backend's own status says instead (validateEnvoyBackend): the
+// checks that do not depend on a route.
+std::string refusal(const std::string& spec, bool ownStatus = false) {
   testing::Loaded l = testing::loadStore(
       "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: Backend\n"
       "metadata: {name: b, namespace: default}\nspec: " +
       spec + "\n");
   const model::Resource* backend = l.store.find("gateway.envoyproxy.io", "Backend", "default", "b");
   REQUIRE(backend != nullptr);
-  std::optional<graph::EnvoyBackendRefusal> r = graph::checkEnvoyBackend(*backend);
+  std::optional<graph::EnvoyBackendRefusal> r =
+      ownStatus ? graph::validateEnvoyBackend(*backend) : graph::checkEnvoyBackend(*backend);
   return r ? std::string(r->reason) + ": " + r->message : std::string();
 }
 
@@ -90,4 +93,21 @@ TEST_CASE("Envoy Gateway's own checks of a Backend come before its addresses") {
   CHECK(refusal("{endpoints: [{ip: {address: 127.0.0.1, port: 1}}], tls: {sni: a.example.com}}")
             .starts_with("InvalidBackendRef:"));
   CHECK(refusal("{type: DynamicResolver, tls: {wellKnownCACertificates: System}}").empty());
+}
+
+TEST_CASE("A Backend's own status leaves the address types to the routes that use it") {
+  // A Unix socket or mixed address types are refused to a route, not in the Backend's status.
+  CHECK(refusal("{endpoints: [{unix: {path: /run/a.sock}}]}", true).empty());
+  CHECK(refusal("{endpoints: [{ip: {address: 10.0.0.1, port: 80}}, "
+                "{fqdn: {hostname: a.example.com, port: 80}}]}",
+                true)
+            .empty());
+  // What validateBackend refuses is refused in both.
+  CHECK(refusal("{endpoints: [{ip: {address: 127.0.0.1, port: 80}}]}", true)
+            .starts_with("InvalidAddress: IP address 127.0.0.1 in the loopback range"));
+  CHECK(refusal("{endpoints: [{fqdn: {hostname: a.example.com, port: 443}}], tls: {sni: a}}", true)
+            .starts_with("InvalidBackendRef: Backend default/b sets tls without a way"));
+  CHECK(
+      refusal("{endpoints: [{unix: {path: /a.sock}}, {ip: {address: 127.0.0.1, port: 80}}]}", true)
+          .starts_with("InvalidAddress: "));
 }

@@ -5,10 +5,15 @@
 //    the GatewayClass or Gateway as ancestor;
 //  - EnvoyPatchPolicy (ProcessEnvoyPatchPolicies): on the Gateway it names, or on the
 //    GatewayClass when the class's EnvoyProxy merges Gateways; Disabled unless Envoy
-//    Gateway's configuration enables it, Invalid when the target is not the one kind it takes.
+//    Gateway's configuration enables it, Invalid when the target is not the one kind it takes;
+//  - Backend (ProcessBackends): every Backend, once Envoy Gateway runs in the input (a Gateway
+//    or GatewayClass of its), accepted unless validateBackend refuses it.
 #include <algorithm>
 #include <functional>
+#include <optional>
 
+#include "lib/graph/controller_profile.h"
+#include "lib/graph/envoy_backends.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/family.h"
 
@@ -36,6 +41,7 @@ class ObjectStatusWriter {
   void run() {
     writeEnvoyProxies();
     writePatchPolicies();
+    writeBackends();
     std::vector<ObjectStatus>& out = context_.model.objectStatuses;
     std::stable_sort(out.begin(), out.end(), [](const ObjectStatus& a, const ObjectStatus& b) {
       // Objects live in the Store's one vector: address order is Store order.
@@ -47,7 +53,7 @@ class ObjectStatusWriter {
   ObjectStatus& statusOf(const model::Resource& object) {
     for (ObjectStatus& s : context_.model.objectStatuses)
       if (s.object == &object) return s;
-    context_.model.objectStatuses.push_back({&object, {}});
+    context_.model.objectStatuses.push_back({&object, {}, {}});
     return context_.model.objectStatuses.back();
   }
 
@@ -157,6 +163,35 @@ class ObjectStatusWriter {
                 " and TargetRef.Kind:" + targetKind + " is supported.");
       }
       setAccepted(*policy, std::move(ancestor), std::move(accepted), controller);
+    }
+  }
+
+  // Whether Envoy Gateway runs on the input: a Gateway it manages, or a GatewayClass of its.
+  bool envoyGatewayRuns() const {
+    for (const graph::Gateway& g : context_.topology.gateways)
+      if (g.managed && g.profile && g.profile->id == graph::ControllerId::EnvoyGateway) return true;
+    for (const model::Resource* gc : context_.store.ofKind(kGatewayApiGroup, "GatewayClass"))
+      if (graph::profileForController(gc->spec().get("controllerName").str()).id ==
+          graph::ControllerId::EnvoyGateway)
+        return true;
+    return false;
+  }
+
+  // A Backend's own status: Accepted, or what the translator's status helper writes for a
+  // Backend validateBackend refuses, which swaps the condition's type and reason: type
+  // Invalid, status False, reason Accepted. The status reproduces it as written.
+  void writeBackends() {
+    const std::vector<const model::Resource*> backends = context_.store.ofKind(kGroup, "Backend");
+    if (backends.empty() || !envoyGatewayRuns()) return;
+    for (const model::Resource* backend : backends) {  // each once: no other status of its
+      std::optional<graph::EnvoyBackendRefusal> invalid = graph::validateEnvoyBackend(*backend);
+      context_.model.objectStatuses.push_back(
+          {backend,
+           {},
+           {invalid
+                ? graph::makeCondition("Invalid", false, "Accepted",
+                                       "The Backend was not accepted: " + invalid->message)
+                : graph::makeCondition("Accepted", true, "Accepted", "The Backend was accepted")}});
     }
   }
 
