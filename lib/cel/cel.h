@@ -127,6 +127,7 @@ class Program {
 
  private:
   friend std::variant<Program, CompileError> compile(std::string_view expression);
+
   friend std::vector<std::variant<Program, CompileError>> compileTogether(
       std::span<const std::string_view> expressions);
   friend struct detail::Access;
@@ -141,6 +142,11 @@ inline constexpr std::size_t kMaxExpressionBytes = 64 * 1024;
 inline constexpr int kMaxNesting = 100;
 
 std::variant<Program, CompileError> compile(std::string_view expression);
+
+// The syntax error of `expression`, without resolving its names (nullopt: it parses): what an
+// environment whose variables are only known at run time checks (Envoy's attributes in Envoy
+// Gateway's access log matches, which cel-go parses without a checker).
+std::optional<CompileError> syntaxError(std::string_view expression);
 
 // Compiles expressions that are evaluated on the same values, as the rules of one schema node
 // are: each as compile() would, and the subexpressions of `self` two of them have in common

@@ -1061,6 +1061,19 @@ std::variant<Program, CompileError> compile(std::string_view expression) {
   return std::move(compileTogether({&expression, 1}).front());
 }
 
+std::optional<CompileError> syntaxError(std::string_view expression) {
+  if (expression.size() > kMaxExpressionBytes)
+    return CompileError{"expression longer than " + std::to_string(kMaxExpressionBytes) + " bytes",
+                        0, false};
+  try {
+    Parser parser(expression);
+    parser.parse();
+    return std::nullopt;
+  } catch (const Failure& f) {
+    return f.error;
+  }
+}
+
 std::vector<std::variant<Program, CompileError>> compileTogether(
     std::span<const std::string_view> expressions) {
   std::vector<std::variant<Parsed, CompileError>> parsed;

@@ -30,18 +30,6 @@ constexpr std::array<std::pair<RouteKind, std::string_view>, 5> kRouteKinds{{
     {RouteKind::UDP, "UDPRoute"},
 }};
 
-// Whether a Service (or ServiceImport) lists `port`; with a protocol, of that protocol (a port
-// without one is TCP).
-bool servicePortExists(const model::Resource& service, std::int64_t port,
-                       std::string_view protocol = {}) {
-  for (yaml::NodeRef p : service.spec().get("ports").items()) {
-    if (p.get("port").asInt() != port) continue;
-    const std::string_view written = p.get("protocol").str();
-    if (protocol.empty() || (written.empty() ? "TCP" : written) == protocol) return true;
-  }
-  return false;
-}
-
 // The protocol a route kind's backends are reached over.
 std::string_view transportOf(RouteKind kind) {
   return kind == RouteKind::UDP ? "UDP" : "TCP";
@@ -357,6 +345,16 @@ void readRules(Route& route, const model::Store& store, const ReferenceGrantInde
 }
 
 }  // namespace
+
+bool servicePortExists(const model::Resource& service, std::int64_t port,
+                       std::string_view protocol) {
+  for (yaml::NodeRef p : service.spec().get("ports").items()) {
+    if (p.get("port").asInt() != port) continue;
+    const std::string_view written = p.get("protocol").str();
+    if (protocol.empty() || (written.empty() ? "TCP" : written) == protocol) return true;
+  }
+  return false;
+}
 
 bool selectsOnUnknownLabels(const model::LabelSelector& selector) {
   return std::any_of(selector.requirements().begin(), selector.requirements().end(),

@@ -63,6 +63,16 @@ struct ObjectStatus {
   std::vector<graph::Condition> conditions;  // status.conditions
 };
 
+// A problem a controller finds in an object that is not a policy (Envoy Gateway's EnvoyProxy),
+// at the field at fault. `gateway`: the Gateway the controller does not accept because of it;
+// null when only the object's own status says so.
+struct ObjectProblem {
+  const model::Resource* object = nullptr;
+  yaml::NodeRef at;
+  std::string message;
+  const model::Resource* gateway = nullptr;
+};
+
 struct PolicyModel {
   ProfileSet profiles;
   std::vector<Policy> policies;  // Store order
@@ -72,6 +82,7 @@ struct PolicyModel {
   std::vector<TargetCondition> targetConditions;
   std::vector<RouteCondition> routeConditions;
   std::vector<ObjectStatus> objectStatuses;  // Store order
+  std::vector<ObjectProblem> objectProblems;
 
   // Policies of one kind (by profile) attached to `object` (and, when given, its section),
   // most established first.

@@ -107,8 +107,18 @@ Json statusItems(const analysis::Analysis& a) {
   for (const graph::Gateway& g : a.topology.gateways) {
     if (!g.managed) continue;
     Json status = gatewayStatus(g);
-    for (const graph::Condition& c : targetConditions(a, g.resource))
-      status["conditions"].push_back(conditions({c}).at(0));
+    // A condition a policy's controller writes replaces the Gateway's of the same type (as
+    // setting a condition does in Kubernetes), else joins them.
+    for (const graph::Condition& c : targetConditions(a, g.resource)) {
+      Json written = conditions({c}).at(0);
+      bool replaced = false;
+      for (Json& existing : status["conditions"])
+        if (existing["type"] == written["type"]) {
+          existing = written;
+          replaced = true;
+        }
+      if (!replaced) status["conditions"].push_back(std::move(written));
+    }
     items.push_back(item(*g.resource, std::move(status)));
   }
   for (const graph::Route& route : a.topology.routes) {

@@ -902,3 +902,16 @@ TEST_CASE("readsOf: merging the reads of several rules") {
   }
   CHECK(printReads(reads) == "a{b{whole}} c{size}");
 }
+
+TEST_CASE("cel: syntaxError parses without resolving names") {
+  // Names an environment declares at run time (Envoy's attributes) are no error here...
+  CHECK_FALSE(pg::cel::syntaxError("response.code >= 400").has_value());
+  CHECK_FALSE(pg::cel::syntaxError("'x-audit' in request.headers && connection.mtls").has_value());
+  // ...while compile(), for the Kubernetes environment, knows only self and oldSelf.
+  CHECK(std::holds_alternative<pg::cel::CompileError>(pg::cel::compile("response.code >= 400")));
+  // Malformed expressions are errors for both.
+  CHECK(pg::cel::syntaxError(")++++").has_value());
+  CHECK(pg::cel::syntaxError("request.headers['x'] ==  && true").has_value());
+  CHECK(pg::cel::syntaxError("").has_value());
+  CHECK(pg::cel::syntaxError(std::string(pg::cel::kMaxExpressionBytes + 1, '1')).has_value());
+}

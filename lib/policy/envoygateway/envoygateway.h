@@ -53,6 +53,10 @@ const model::Resource* gatewayEnvoyProxy(const model::Store& store,
 // Gateways then share one data plane.
 bool mergesGateways(const model::Store& store, const model::Resource* gatewayClass);
 
+// The EnvoyProxy the translator hands a Gateway (and its policies): the one the Gateway (or a
+// ListenerSet's parent) names, else its GatewayClass's; null when none.
+const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gateway& gateway);
+
 // A field of a mapping as Go's JSON decoder finds it: the exact key, else one that differs
 // in case only. Envoy Gateway's own manifests rely on it (`Name:`, `Kind:` in backendRefs).
 yaml::NodeRef goField(yaml::NodeRef map, std::string_view key);

@@ -8,10 +8,18 @@
 //    Gateway's configuration enables it, Invalid when the target is not the one kind it takes;
 //  - Backend (ProcessBackends): every Backend, once Envoy Gateway runs in the input (a Gateway
 //    or GatewayClass of its), accepted unless validateBackend refuses it.
+//  - the Gateway, from its EnvoyProxy's telemetry (listener.go processProxyObservability):
+//    the access log, then tracing, then metrics; the first whose CEL matches do not compile or
+//    whose backendRefs do not resolve leaves the Gateway not accepted (InvalidParameters).
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "lib/cel/cel.h"
 #include "lib/graph/controller_profile.h"
 #include "lib/graph/envoy_backends.h"
 #include "lib/policy/envoygateway/envoygateway.h"
@@ -34,6 +42,88 @@ std::string aggregate(const std::vector<Problem>& problems) {
   return out + "]";
 }
 
+// What a telemetry backendRef of an EnvoyProxy must name (listener.go processBackendRefs): a
+// Service with the TCP port given (validateBackendRefService), or a Backend that is not a
+// DynamicResolver; no other kind. The namespace defaults to the EnvoyProxy's.
+std::optional<Problem> checkTelemetryBackendRefs(const model::Store& store,
+                                                 const model::Resource& proxy, yaml::NodeRef refs) {
+  for (yaml::NodeRef ref : refs.items()) {
+    const yaml::NodeRef kindNode = ref.get("kind");
+    const yaml::NodeRef nsNode = ref.get("namespace");
+    const std::string_view kind = kindNode ? kindNode.str() : std::string_view("Service");
+    const std::string_view ns = nsNode ? nsNode.str() : proxy.namespace_;
+    const yaml::NodeRef nameNode = ref.get("name");
+    const std::string named = std::string(ns) + "/" + std::string(nameNode.str());
+    if (kind == "Service") {
+      const model::Resource* service = store.find("", "Service", ns, nameNode.str());
+      if (!service) return Problem{"service " + named + " not found", nameNode ? nameNode : ref};
+      const yaml::NodeRef port = ref.get("port");
+      if (!port.asInt())
+        return Problem{
+            "a port is required for Service " + named + ": give the Service port to send to", ref};
+      if (!graph::servicePortExists(*service, *port.asInt(), "TCP"))
+        return Problem{"TCP port " + std::string(port.str()) + " not found on service " + named,
+                       port};
+    } else if (kind == "Backend") {
+      const model::Resource* backend = store.find(kGroup, "Backend", ns, nameNode.str());
+      if (!backend) return Problem{"Backend " + named + " not found", nameNode ? nameNode : ref};
+      if (graph::isDynamicResolver(*backend))
+        return Problem{"dynamic resolver destinations are not supported: Backend " + named +
+                           " has no address of its own for telemetry to be sent to",
+                       nameNode ? nameNode : ref};
+    } else {
+      return Problem{
+          "unsupported kind for backendRefs: " + std::string(kind) + " (a Service or a Backend)",
+          kindNode};
+    }
+  }
+  return std::nullopt;
+}
+
+struct TelemetryProblem {
+  std::string_view part;  // "access log", "tracing" or "metrics", as the status names it
+  Problem problem;
+};
+
+// The first problem of an EnvoyProxy's telemetry, in the order the translator reads it. An
+// access log's `matches` must be CEL expressions: one that does not parse is refused
+// (validCELExpression parses them without a checker: Envoy's attributes are dynamic).
+std::optional<TelemetryProblem> checkTelemetry(const model::Store& store,
+                                               const model::Resource& proxy) {
+  const yaml::NodeRef telemetry = proxy.spec().get("telemetry");
+  const yaml::NodeRef accessLog = telemetry.get("accessLog");
+  if (accessLog && accessLog.get("disable").asBool() != true) {
+    for (yaml::NodeRef setting : accessLog.get("settings").items()) {
+      std::vector<Problem> invalid;
+      for (yaml::NodeRef match : setting.get("matches").items()) {
+        if (const std::optional<cel::CompileError> error = cel::syntaxError(match.str());
+            error && !error->unsupported)
+          invalid.push_back({"invalid CEL expression: " + std::string(match.str()), match});
+      }
+      if (!invalid.empty())
+        return TelemetryProblem{"access log", {aggregate(invalid), invalid.front().at}};
+      for (yaml::NodeRef sink : setting.get("sinks").items()) {
+        const std::string_view type = sink.get("type").str();
+        const yaml::NodeRef config = type == "ALS"             ? sink.get("als")
+                                     : type == "OpenTelemetry" ? sink.get("openTelemetry")
+                                                               : yaml::NodeRef();
+        if (std::optional<Problem> p =
+                checkTelemetryBackendRefs(store, proxy, config.get("backendRefs")))
+          return TelemetryProblem{"access log", std::move(*p)};
+      }
+    }
+  }
+  if (const yaml::NodeRef tracing = telemetry.get("tracing"); tracing && !tracing.isNull())
+    if (std::optional<Problem> p =
+            checkTelemetryBackendRefs(store, proxy, tracing.get("provider").get("backendRefs")))
+      return TelemetryProblem{"tracing", std::move(*p)};
+  for (yaml::NodeRef sink : telemetry.get("metrics").get("sinks").items())
+    if (std::optional<Problem> p =
+            checkTelemetryBackendRefs(store, proxy, sink.get("openTelemetry").get("backendRefs")))
+      return TelemetryProblem{"metrics", std::move(*p)};
+  return std::nullopt;
+}
+
 class ObjectStatusWriter {
  public:
   explicit ObjectStatusWriter(FamilyContext& context) : context_(context) {}
@@ -42,6 +132,7 @@ class ObjectStatusWriter {
     writeEnvoyProxies();
     writePatchPolicies();
     writeBackends();
+    writeObservability();
     std::vector<ObjectStatus>& out = context_.model.objectStatuses;
     std::stable_sort(out.begin(), out.end(), [](const ObjectStatus& a, const ObjectStatus& b) {
       // Objects live in the Store's one vector: address order is Store order.
@@ -71,6 +162,9 @@ class ObjectStatusWriter {
                        std::string_view controller) {
     std::vector<Problem> problems =
         validateAll(proxy, context_.store, context_.topology.grants, /*firstOnly=*/false);
+    if (reported_.insert(&proxy).second)
+      for (const Problem& p : problems)
+        context_.model.objectProblems.push_back({&proxy, p.at, p.message, nullptr});
     if (!problems.empty()) {
       setAccepted(proxy, std::move(ancestor),
                   graph::makeCondition("Accepted", false, "InvalidParameters",
@@ -195,7 +289,28 @@ class ObjectStatusWriter {
     }
   }
 
+  // Every managed Gateway's EnvoyProxy telemetry, as the translator reads it when it builds
+  // the Gateway's data plane: Accepted False, InvalidParameters, naming which part failed.
+  void writeObservability() {
+    for (const graph::Gateway& g : context_.topology.gateways) {
+      if (!g.managed || g.isListenerSet() || !g.profile ||
+          g.profile->id != graph::ControllerId::EnvoyGateway)
+        continue;
+      const model::Resource* proxy = envoyProxyOf(context_.store, g);
+      if (!proxy) continue;
+      std::optional<TelemetryProblem> problem = checkTelemetry(context_.store, *proxy);
+      if (!problem) continue;
+      const std::string message =
+          "Invalid " + std::string(problem->part) +
+          " backendRefs in the referenced EnvoyProxy: " + problem->problem.message;
+      context_.model.targetConditions.push_back(
+          {g.resource, graph::makeCondition("Accepted", false, "InvalidParameters", message)});
+      context_.model.objectProblems.push_back({proxy, problem->problem.at, message, g.resource});
+    }
+  }
+
   FamilyContext& context_;
+  std::set<const model::Resource*> reported_;  // EnvoyProxies whose problems are recorded
   std::vector<std::string> mergingClasses_;  // GatewayClasses whose EnvoyProxy merges Gateways
 };
 
@@ -222,6 +337,13 @@ const model::Resource* gatewayEnvoyProxy(const model::Store& store,
 bool mergesGateways(const model::Store& store, const model::Resource* gatewayClass) {
   const model::Resource* proxy = gatewayClass ? classEnvoyProxy(store, *gatewayClass) : nullptr;
   return proxy && proxy->spec().get("mergeGateways").asBool() == true;
+}
+
+const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gateway& gateway) {
+  const graph::Gateway& root = gateway.parent ? *gateway.parent : gateway;
+  if (namesEnvoyProxy(root.resource->spec().get("infrastructure").get("parametersRef")))
+    return gatewayEnvoyProxy(store, *root.resource);
+  return root.gatewayClass ? classEnvoyProxy(store, *root.gatewayClass) : nullptr;
 }
 
 void writeObjectStatus(FamilyContext& context) { ObjectStatusWriter(context).run(); }

@@ -361,15 +361,6 @@ void checkApiKeys(Context& c) {
   }
 }
 
-// The EnvoyProxy the translator hands a Gateway's policies: the one the Gateway names, else
-// its GatewayClass's.
-const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gateway& gateway) {
-  const graph::Gateway& root = gateway.parent ? *gateway.parent : gateway;
-  if (namesEnvoyProxy(root.resource->spec().get("infrastructure").get("parametersRef")))
-    return gatewayEnvoyProxy(store, *root.resource);
-  return root.gatewayClass ? classEnvoyProxy(store, *root.gatewayClass) : nullptr;
-}
-
 // Whether an EnvoyProxy turns Lua validation off (`lua.validationType`, else the deprecated
 // `luaValidation`). Strict, the default, and InsecureSyntax both compile the script.
 bool luaValidationDisabled(const model::Resource* proxy) {
