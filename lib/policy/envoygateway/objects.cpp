@@ -45,8 +45,9 @@ std::string aggregate(const std::vector<Problem>& problems) {
 // What a telemetry backendRef of an EnvoyProxy must name (listener.go processBackendRefs): a
 // Service with the TCP port given (validateBackendRefService), or a Backend that is not a
 // DynamicResolver; no other kind. The namespace defaults to the EnvoyProxy's.
-std::optional<Problem> checkTelemetryBackendRefs(const model::Store& store,
-                                                 const model::Resource& proxy, yaml::NodeRef refs) {
+std::optional<Problem> checkTelemetryBackendRefs(
+    const model::Store& store, const std::vector<config::ExternalObject>& external,
+    const model::Resource& proxy, yaml::NodeRef refs) {
   for (yaml::NodeRef ref : refs.items()) {
     const yaml::NodeRef kindNode = ref.get("kind");
     const yaml::NodeRef nsNode = ref.get("namespace");
@@ -54,6 +55,10 @@ std::optional<Problem> checkTelemetryBackendRefs(const model::Store& store,
     const std::string_view ns = nsNode ? nsNode.str() : proxy.namespace_;
     const yaml::NodeRef nameNode = ref.get("name");
     const std::string named = std::string(ns) + "/" + std::string(nameNode.str());
+    // Declared as made outside the repository (`external:`): there, though not readable.
+    if (config::findExternal(external, kind == "Backend" ? kGroup : std::string_view(), kind, ns,
+                             nameNode.str()))
+      continue;
     if (kind == "Service") {
       const model::Resource* service = store.find("", "Service", ns, nameNode.str());
       if (!service) return Problem{"service " + named + " not found", nameNode ? nameNode : ref};
@@ -89,6 +94,7 @@ struct TelemetryProblem {
 // access log's `matches` must be CEL expressions: one that does not parse is refused
 // (validCELExpression parses them without a checker: Envoy's attributes are dynamic).
 std::optional<TelemetryProblem> checkTelemetry(const model::Store& store,
+                                               const std::vector<config::ExternalObject>& external,
                                                const model::Resource& proxy) {
   const yaml::NodeRef telemetry = proxy.spec().get("telemetry");
   const yaml::NodeRef accessLog = telemetry.get("accessLog");
@@ -108,18 +114,18 @@ std::optional<TelemetryProblem> checkTelemetry(const model::Store& store,
                                      : type == "OpenTelemetry" ? sink.get("openTelemetry")
                                                                : yaml::NodeRef();
         if (std::optional<Problem> p =
-                checkTelemetryBackendRefs(store, proxy, config.get("backendRefs")))
+                checkTelemetryBackendRefs(store, external, proxy, config.get("backendRefs")))
           return TelemetryProblem{"access log", std::move(*p)};
       }
     }
   }
   if (const yaml::NodeRef tracing = telemetry.get("tracing"); tracing && !tracing.isNull())
-    if (std::optional<Problem> p =
-            checkTelemetryBackendRefs(store, proxy, tracing.get("provider").get("backendRefs")))
+    if (std::optional<Problem> p = checkTelemetryBackendRefs(
+            store, external, proxy, tracing.get("provider").get("backendRefs")))
       return TelemetryProblem{"tracing", std::move(*p)};
   for (yaml::NodeRef sink : telemetry.get("metrics").get("sinks").items())
-    if (std::optional<Problem> p =
-            checkTelemetryBackendRefs(store, proxy, sink.get("openTelemetry").get("backendRefs")))
+    if (std::optional<Problem> p = checkTelemetryBackendRefs(
+            store, external, proxy, sink.get("openTelemetry").get("backendRefs")))
       return TelemetryProblem{"metrics", std::move(*p)};
   return std::nullopt;
 }
@@ -298,7 +304,8 @@ class ObjectStatusWriter {
         continue;
       const model::Resource* proxy = envoyProxyOf(context_.store, g);
       if (!proxy) continue;
-      std::optional<TelemetryProblem> problem = checkTelemetry(context_.store, *proxy);
+      std::optional<TelemetryProblem> problem =
+          checkTelemetry(context_.store, context_.config.external, *proxy);
       if (!problem) continue;
       const std::string message =
           "Invalid " + std::string(problem->part) +
