@@ -127,7 +127,6 @@ class Program {
 
  private:
   friend std::variant<Program, CompileError> compile(std::string_view expression);
-
   friend std::vector<std::variant<Program, CompileError>> compileTogether(
       std::span<const std::string_view> expressions);
   friend struct detail::Access;

@@ -35,13 +35,13 @@ struct Condition {
 Condition makeCondition(std::string type, bool ok, std::string reason, std::string message);
 
 enum class RouteKind : std::uint8_t { HTTP, GRPC, TLS, TCP, UDP };
+std::string_view routeKindName(RouteKind kind);
+std::optional<RouteKind> routeKindOf(std::string_view kind);
+
 // Whether a Service (or ServiceImport) lists `port`; with a protocol, of that protocol (a port
 // without one is TCP).
 bool servicePortExists(const model::Resource& service, std::int64_t port,
                        std::string_view protocol = {});
-
-std::string_view routeKindName(RouteKind kind);
-std::optional<RouteKind> routeKindOf(std::string_view kind);
 
 struct GroupKind {
   std::string group;
