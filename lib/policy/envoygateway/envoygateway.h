@@ -13,11 +13,14 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/policy/family.h"
 
 namespace pg::policy::envoygateway {
+
+inline constexpr std::string_view kGroup = "gateway.envoyproxy.io";
 
 // A structural problem the translator rejects a policy for (Accepted False, reason Invalid).
 struct Problem {
@@ -46,8 +49,7 @@ const model::Resource* classEnvoyProxy(const model::Store& store,
                                        const model::Resource& gatewayClass);
 // The EnvoyProxy a Gateway's `infrastructure.parametersRef` names (in the Gateway's
 // namespace), or null.
-const model::Resource* gatewayEnvoyProxy(const model::Store& store,
-                                         const model::Resource& gateway);
+const model::Resource* gatewayEnvoyProxy(const model::Store& store, const model::Resource& gateway);
 
 // Whether a GatewayClass's EnvoyProxy (its parametersRef) sets `mergeGateways`: its
 // Gateways then share one data plane.
@@ -56,6 +58,11 @@ bool mergesGateways(const model::Store& store, const model::Resource* gatewayCla
 // The EnvoyProxy the translator hands a Gateway (and its policies): the one the Gateway (or a
 // ListenerSet's parent) names, else its GatewayClass's; null when none.
 const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gateway& gateway);
+
+// Every backendRef an EnvoyProxy's telemetry sends to, in the order the translator reads them:
+// access log sinks (ALS, OpenTelemetry) unless the access log is disabled, the tracing
+// provider, then OpenTelemetry metrics sinks.
+std::vector<yaml::NodeRef> telemetryBackendRefs(const model::Resource& proxy);
 
 // A field of a mapping as Go's JSON decoder finds it: the exact key, else one that differs
 // in case only. Envoy Gateway's own manifests rely on it (`Name:`, `Kind:` in backendRefs).

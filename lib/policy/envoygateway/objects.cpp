@@ -29,7 +29,6 @@ namespace pg::policy::envoygateway {
 
 namespace {
 
-constexpr std::string_view kGroup = "gateway.envoyproxy.io";
 constexpr std::string_view kGatewayApiGroup = "gateway.networking.k8s.io";
 constexpr std::string_view kController = "gateway.envoyproxy.io/gatewayclass-controller";
 
@@ -90,44 +89,59 @@ struct TelemetryProblem {
   Problem problem;
 };
 
+// Walks an EnvoyProxy's telemetry in the order the translator reads it (listener.go
+// processProxyObservability): `onSetting(setting)` for each access log setting before its
+// sinks (none when the access log is disabled), then `onRefs(part, backendRefs)` for each
+// list of backendRefs, `part` being "access log", "tracing" or "metrics" as the status names
+// it. Either callback returning true stops the walk.
+template <typename OnSetting, typename OnRefs>
+void walkTelemetry(const model::Resource& proxy, OnSetting&& onSetting, OnRefs&& onRefs) {
+  const yaml::NodeRef telemetry = proxy.spec().get("telemetry");
+  const yaml::NodeRef accessLog = telemetry.get("accessLog");
+  if (accessLog && accessLog.get("disable").asBool() != true) {
+    for (yaml::NodeRef setting : accessLog.get("settings").items()) {
+      if (onSetting(setting)) return;
+      for (yaml::NodeRef sink : setting.get("sinks").items()) {
+        const std::string_view type = sink.get("type").str();
+        const yaml::NodeRef config = type == "ALS"             ? sink.get("als")
+                                     : type == "OpenTelemetry" ? sink.get("openTelemetry")
+                                                               : yaml::NodeRef();
+        if (onRefs("access log", config.get("backendRefs"))) return;
+      }
+    }
+  }
+  if (const yaml::NodeRef tracing = telemetry.get("tracing"); tracing && !tracing.isNull())
+    if (onRefs("tracing", tracing.get("provider").get("backendRefs"))) return;
+  for (yaml::NodeRef sink : telemetry.get("metrics").get("sinks").items())
+    if (onRefs("metrics", sink.get("openTelemetry").get("backendRefs"))) return;
+}
+
 // The first problem of an EnvoyProxy's telemetry, in the order the translator reads it. An
 // access log's `matches` must be CEL expressions: one that does not parse is refused
 // (validCELExpression parses them without a checker: Envoy's attributes are dynamic).
 std::optional<TelemetryProblem> checkTelemetry(const model::Store& store,
                                                const std::vector<config::ExternalObject>& external,
                                                const model::Resource& proxy) {
-  const yaml::NodeRef telemetry = proxy.spec().get("telemetry");
-  const yaml::NodeRef accessLog = telemetry.get("accessLog");
-  if (accessLog && accessLog.get("disable").asBool() != true) {
-    for (yaml::NodeRef setting : accessLog.get("settings").items()) {
-      std::vector<Problem> invalid;
-      for (yaml::NodeRef match : setting.get("matches").items()) {
-        if (const std::optional<cel::CompileError> error = cel::syntaxError(match.str());
-            error && !error->unsupported)
-          invalid.push_back({"invalid CEL expression: " + std::string(match.str()), match});
-      }
-      if (!invalid.empty())
-        return TelemetryProblem{"access log", {aggregate(invalid), invalid.front().at}};
-      for (yaml::NodeRef sink : setting.get("sinks").items()) {
-        const std::string_view type = sink.get("type").str();
-        const yaml::NodeRef config = type == "ALS"             ? sink.get("als")
-                                     : type == "OpenTelemetry" ? sink.get("openTelemetry")
-                                                               : yaml::NodeRef();
-        if (std::optional<Problem> p =
-                checkTelemetryBackendRefs(store, external, proxy, config.get("backendRefs")))
-          return TelemetryProblem{"access log", std::move(*p)};
-      }
-    }
-  }
-  if (const yaml::NodeRef tracing = telemetry.get("tracing"); tracing && !tracing.isNull())
-    if (std::optional<Problem> p = checkTelemetryBackendRefs(
-            store, external, proxy, tracing.get("provider").get("backendRefs")))
-      return TelemetryProblem{"tracing", std::move(*p)};
-  for (yaml::NodeRef sink : telemetry.get("metrics").get("sinks").items())
-    if (std::optional<Problem> p = checkTelemetryBackendRefs(
-            store, external, proxy, sink.get("openTelemetry").get("backendRefs")))
-      return TelemetryProblem{"metrics", std::move(*p)};
-  return std::nullopt;
+  std::optional<TelemetryProblem> out;
+  walkTelemetry(
+      proxy,
+      [&](yaml::NodeRef setting) {
+        std::vector<Problem> invalid;
+        for (yaml::NodeRef match : setting.get("matches").items()) {
+          if (const std::optional<cel::CompileError> error = cel::syntaxError(match.str());
+              error && !error->unsupported)
+            invalid.push_back({"invalid CEL expression: " + std::string(match.str()), match});
+        }
+        if (!invalid.empty())
+          out = TelemetryProblem{"access log", {aggregate(invalid), invalid.front().at}};
+        return out.has_value();
+      },
+      [&](std::string_view part, yaml::NodeRef refs) {
+        if (std::optional<Problem> p = checkTelemetryBackendRefs(store, external, proxy, refs))
+          out = TelemetryProblem{part, std::move(*p)};
+        return out.has_value();
+      });
+  return out;
 }
 
 class ObjectStatusWriter {
@@ -173,8 +187,7 @@ class ObjectStatusWriter {
         context_.model.objectProblems.push_back({&proxy, p.at, p.message, nullptr});
     if (!problems.empty()) {
       setAccepted(proxy, std::move(ancestor),
-                  graph::makeCondition("Accepted", false, "InvalidParameters",
-                                       aggregate(problems)),
+                  graph::makeCondition("Accepted", false, "InvalidParameters", aggregate(problems)),
                   controller);
       return;
     }
@@ -243,18 +256,17 @@ class ObjectStatusWriter {
       graph::Condition accepted =
           graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted.");
       if (!enabled) {
-        accepted = graph::makeCondition(
-            "Accepted", false, "Disabled",
-            "EnvoyPatchPolicy is disabled in the EnvoyGateway configuration");
+        accepted =
+            graph::makeCondition("Accepted", false, "Disabled",
+                                 "EnvoyPatchPolicy is disabled in the EnvoyGateway configuration");
       } else if (merged && (group != kGatewayApiGroup || kind != targetKind ||
                             std::find(mergingClasses_.begin(), mergingClasses_.end(), name) ==
                                 mergingClasses_.end())) {
         accepted = graph::makeCondition(
             "Accepted", false, "Invalid",
             "TargetRef.Group:" + std::string(group) + " TargetRef.Kind:" + std::string(kind) +
-                " TargetRef.Namespace:" + std::string(policy->namespace_) +
-                " TargetRef.Name:" + std::string(name) +
-                " not found or not accepted (MergeGateways=true).");
+                " TargetRef.Namespace:" + std::string(policy->namespace_) + " TargetRef.Name:" +
+                std::string(name) + " not found or not accepted (MergeGateways=true).");
       } else if (group != kGatewayApiGroup || kind != targetKind) {
         accepted = graph::makeCondition(
             "Accepted", false, "Invalid",
@@ -318,7 +330,7 @@ class ObjectStatusWriter {
 
   FamilyContext& context_;
   std::set<const model::Resource*> reported_;  // EnvoyProxies whose problems are recorded
-  std::vector<std::string> mergingClasses_;  // GatewayClasses whose EnvoyProxy merges Gateways
+  std::vector<std::string> mergingClasses_;    // GatewayClasses whose EnvoyProxy merges Gateways
 };
 
 }  // namespace
@@ -353,6 +365,20 @@ const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gate
   return root.gatewayClass ? classEnvoyProxy(store, *root.gatewayClass) : nullptr;
 }
 
-void writeObjectStatus(FamilyContext& context) { ObjectStatusWriter(context).run(); }
+std::vector<yaml::NodeRef> telemetryBackendRefs(const model::Resource& proxy) {
+  std::vector<yaml::NodeRef> out;
+  walkTelemetry(
+      proxy, [](yaml::NodeRef) { return false; },
+      [&](std::string_view, yaml::NodeRef refs) {
+        for (yaml::NodeRef ref : refs.items())
+          if (ref.isMapping()) out.push_back(ref);
+        return false;
+      });
+  return out;
+}
+
+void writeObjectStatus(FamilyContext& context) {
+  ObjectStatusWriter(context).run();
+}
 
 }  // namespace pg::policy::envoygateway

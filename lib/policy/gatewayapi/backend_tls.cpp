@@ -1,5 +1,6 @@
 // BackendTLSPolicy (GEP-1897) status. As Envoy Gateway writes it: a policy's ancestors are the
-// parentRefs of the routes that send traffic to the targeted Service (port); its CA
+// EnvoyProxies whose telemetry sends to the target, then the parentRefs of the routes that
+// send traffic to the targeted Service (port); its CA
 // certificate references must resolve in its own namespace; two policies on the same Service
 // and section conflict, and the established one keeps it. A policy on a whole Service and one
 // on one of its ports do not conflict: the port's is the more specific. As Istio writes it
@@ -95,14 +96,15 @@ const Policy* applyingTo(const PolicyModel& model, const Profile& profile,
   return whole.empty() ? nullptr : whole.front();
 }
 
-// Whether a backendRef written in `policy` (an Envoy Gateway policy's external service: ext
-// auth, ext proc, JWKS, OIDC provider...) sends traffic to the target.
-bool refersTo(yaml::NodeRef ref, const Policy& policy, const Target& target) {
+// Whether a backendRef written in an Envoy Gateway object (a policy's external service: ext
+// auth, ext proc, JWKS, OIDC provider...; an EnvoyProxy's telemetry) sends traffic to the
+// target. A reference without a namespace is to the writer's.
+bool refersTo(yaml::NodeRef ref, std::string_view writerNamespace, const Target& target) {
   std::string_view kind =
       envoygateway::goField(ref, "kind") ? envoygateway::goField(ref, "kind").str() : "Service";
   std::string_view ns = envoygateway::goField(ref, "namespace")
                             ? envoygateway::goField(ref, "namespace").str()
-                            : policy.resource->namespace_;
+                            : writerNamespace;
   if (kind != target.kind || ns != target.namespace_ ||
       envoygateway::goField(ref, "name").str() != target.name)
     return false;
@@ -139,9 +141,9 @@ std::vector<graph::Condition> targetProfileConditions(const Policy& policy,
       graph::makeCondition("ResolvedRefs", true, "ResolvedRefs", "Configuration is valid");
   if (yaml::NodeRef known = validation.get("wellKnownCACertificates")) {
     if (known.str() != "System")
-      accepted = graph::makeCondition("Accepted", false, "Invalid",
-                                      "Unknown wellKnownCACertificates: " +
-                                          std::string(known.str()));
+      accepted =
+          graph::makeCondition("Accepted", false, "Invalid",
+                               "Unknown wellKnownCACertificates: " + std::string(known.str()));
     return {accepted, resolved};
   }
   yaml::NodeRef refs = validation.get("caCertificateRefs");
@@ -172,6 +174,21 @@ std::vector<graph::Condition> targetProfileConditions(const Policy& policy,
   return {accepted, resolved};
 }
 
+// The EnvoyProxies Envoy Gateway builds a managed Gateway's data plane with, each once, in
+// Gateway order.
+std::vector<const model::Resource*> telemetryProxies(const graph::Topology& topology,
+                                                     const model::Store& store) {
+  std::vector<const model::Resource*> out;
+  for (const graph::Gateway& g : topology.gateways) {
+    if (!g.managed || g.isListenerSet() || !g.profile ||
+        g.profile->id != graph::ControllerId::EnvoyGateway)
+      continue;
+    const model::Resource* proxy = envoygateway::envoyProxyOf(store, g);
+    if (proxy && std::find(out.begin(), out.end(), proxy) == out.end()) out.push_back(proxy);
+  }
+  return out;
+}
+
 }  // namespace
 
 const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topology) {
@@ -190,8 +207,7 @@ void writeTargetAncestors(Policy& policy, FamilyContext& context,
     std::vector<graph::Condition> own = conditions;
     if (ignored) {
       own = {graph::makeCondition("Accepted", false, std::string(profile.ignoredPolicyReason),
-                                  "Ignored by " + std::string(profile.name) +
-                                      " (annotation " +
+                                  "Ignored by " + std::string(profile.name) + " (annotation " +
                                       std::string(profile.ignorePolicyAnnotation) + "=true)")};
     } else if (!t.attached()) {
       own.front() = graph::makeCondition("Accepted", false, "TargetNotFound", t.message);
@@ -259,7 +275,7 @@ std::vector<std::pair<Policy*, std::string_view>> ExternalUses::reaching(
   auto it = uses_.find(externalKey(target.kind, target.namespace_, target.name));
   if (it == uses_.end()) return out;
   for (const Use& use : it->second) {
-    if (!refersTo(use.ref, *use.policy, target)) continue;
+    if (!refersTo(use.ref, use.policy->resource->namespace_, target)) continue;
     bool seen =
         std::any_of(out.begin(), out.end(), [&](const auto& u) { return u.first == use.policy; });
     if (!seen) out.emplace_back(use.policy, use.feature);
@@ -270,23 +286,24 @@ std::vector<std::pair<Policy*, std::string_view>> ExternalUses::reaching(
 void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external) {
   const graph::ControllerProfile& profile = backendPolicyProfile(context.topology);
   if (profile.backendPolicyAncestors == graph::BackendPolicyAncestors::Targets) {
-    writeTargetAncestors(policy, context, profile,
-                         targetProfileConditions(policy, context.store));
+    writeTargetAncestors(policy, context, profile, targetProfileConditions(policy, context.store));
     return;
   }
   const PolicyModel& model = context.model;
   std::optional<CaProblem> ca = checkCaCertificates(policy, context.store);
 
-  for (const Target& t : policy.targets) {
-    if (!t.attached()) continue;
+  // A target another policy of the kind holds is Conflicted; otherwise the CA decides.
+  auto conflictHolder = [&](const Target& t) -> const Policy* {
     std::vector<const Policy*> holders =
         model.attachedTo(*policy.profile, *t.resource, t.sectionName);
-    bool conflicted = !holders.empty() && holders.front() != &policy;
+    return !holders.empty() && holders.front() != &policy ? holders.front() : nullptr;
+  };
+  auto conditionsFor = [&](const Policy* holder) {
     std::vector<graph::Condition> conditions;
-    if (conflicted) {
+    if (holder) {
       conditions.push_back(graph::makeCondition(
           "Accepted", false, "Conflicted",
-          "Policy conflicts with " + policy.profile->kind + " " + holders.front()->key() + "."));
+          "Policy conflicts with " + policy.profile->kind + " " + holder->key() + "."));
     } else if (ca) {
       conditions.push_back(
           graph::makeCondition("Accepted", false, "NoValidCACertificate", ca->message));
@@ -297,37 +314,62 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
       conditions.push_back(
           graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted."));
     }
+    return conditions;
+  };
+
+  // The translator builds each Gateway's telemetry (listener.go processProxyObservability)
+  // before its routes: an EnvoyProxy whose access log, tracing or metrics send to a target
+  // through the policy comes first among the ancestors, as the EnvoyProxy itself.
+  for (const model::Resource* proxy : telemetryProxies(context.topology, context.store)) {
+    for (const Target& t : policy.targets) {
+      if (!t.attached()) continue;
+      const std::vector<yaml::NodeRef> refs = envoygateway::telemetryBackendRefs(*proxy);
+      if (std::none_of(refs.begin(), refs.end(),
+                       [&](yaml::NodeRef ref) { return refersTo(ref, proxy->namespace_, t); }))
+        continue;
+      AncestorRef ref;
+      ref.group = std::string(envoygateway::kGroup);
+      ref.kind = "EnvoyProxy";
+      ref.namespace_ = std::string(proxy->namespace_);
+      ref.name = std::string(proxy->name);
+      if (std::none_of(policy.ancestors.begin(), policy.ancestors.end(),
+                       [&](const AncestorStatus& a) { return a.ref == ref; }))
+        policy.ancestors.push_back(
+            {std::move(ref), controllerOf(context), conditionsFor(conflictHolder(t))});
+    }
+  }
+
+  for (const Target& t : policy.targets) {
+    if (!t.attached()) continue;
+    const bool conflicted = conflictHolder(t) != nullptr;
+    const std::vector<graph::Condition> conditions = conditionsFor(conflictHolder(t));
 
     for (const BackendUse& use : model.usesOf(*t.resource)) {
       const graph::Route& route = *use.route;
       const graph::RouteRule& rule = *use.rule;
-      {
-        {
-          const std::size_t b = use.backend;
-          const graph::BackendRef& backend = rule.backends[b];
-          if (!reaches(backend, t)) continue;
-          for (std::size_t i = 0; i < route.parents.size(); ++i) {
-            const graph::RouteParent& parent = route.parents[i];
-            if (!isManagedParent(parent)) continue;
-            AncestorRef ref = ancestorRefOf(parent);
-            auto existing = std::find_if(policy.ancestors.begin(), policy.ancestors.end(),
-                                         [&](const AncestorStatus& a) { return a.ref == ref; });
-            if (existing == policy.ancestors.end()) {
-              std::string controller = context.options.controllerName;
-              if (controller.empty()) controller = std::string(parent.gateway->controllerName);
-              if (controller.empty()) controller = std::string(kDefaultController);
-              policy.ancestors.push_back({std::move(ref), std::move(controller), conditions});
-            }
-            // The routes that send traffic through the policy cannot use the backend.
-            if (ca && !conflicted && !parent.conditions.empty() &&
-                applyingTo(model, *policy.profile, backend) == &policy) {
-              graph::Condition resolved = graph::makeCondition(
-                  "ResolvedRefs", false, "InvalidBackendTLS",
-                  "Failed to process route rule " + std::to_string(rule.index) + " backendRef " +
-                      std::to_string(b) + ": " + ca->message);
-              context.model.routeConditions.push_back({&route, i, std::move(resolved)});
-            }
-          }
+      const std::size_t b = use.backend;
+      const graph::BackendRef& backend = rule.backends[b];
+      if (!reaches(backend, t)) continue;
+      for (std::size_t i = 0; i < route.parents.size(); ++i) {
+        const graph::RouteParent& parent = route.parents[i];
+        if (!isManagedParent(parent)) continue;
+        AncestorRef ref = ancestorRefOf(parent);
+        auto existing = std::find_if(policy.ancestors.begin(), policy.ancestors.end(),
+                                     [&](const AncestorStatus& a) { return a.ref == ref; });
+        if (existing == policy.ancestors.end()) {
+          std::string controller = context.options.controllerName;
+          if (controller.empty()) controller = std::string(parent.gateway->controllerName);
+          if (controller.empty()) controller = std::string(kDefaultController);
+          policy.ancestors.push_back({std::move(ref), std::move(controller), conditions});
+        }
+        // The routes that send traffic through the policy cannot use the backend.
+        if (ca && !conflicted && !parent.conditions.empty() &&
+            applyingTo(model, *policy.profile, backend) == &policy) {
+          graph::Condition resolved =
+              graph::makeCondition("ResolvedRefs", false, "InvalidBackendTLS",
+                                   "Failed to process route rule " + std::to_string(rule.index) +
+                                       " backendRef " + std::to_string(b) + ": " + ca->message);
+          context.model.routeConditions.push_back({&route, i, std::move(resolved)});
         }
       }
     }
