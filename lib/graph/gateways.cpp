@@ -8,6 +8,7 @@
 
 #include "lib/graph/certificates.h"
 #include "lib/graph/namespace_labels.h"
+#include "lib/model/secret.h"
 
 namespace pg::graph {
 
@@ -20,7 +21,9 @@ const ListenerProtocolSupport* protocolSupport(const Listener& l) {
   return g.profile->protocol(l.protocol, l.node.get("tls").get("mode").str(), g.controllerName);
 }
 
-bool supportedProtocol(const Listener& l) { return protocolSupport(l) != nullptr; }
+bool supportedProtocol(const Listener& l) {
+  return protocolSupport(l) != nullptr;
+}
 
 // The route kinds the listener's protocol admits when allowedRoutes.kinds is empty.
 std::vector<GroupKind> defaultKinds(const Listener& l) {
@@ -81,43 +84,6 @@ void readAllowedRoutes(Listener& l) {
   }
 }
 
-// Standard base64 (RFC 4648), as Secret data is stored; empty when the text is not base64.
-std::string decodeBase64(std::string_view text) {
-  std::string out;
-  unsigned buffer = 0;
-  int bits = 0;
-  for (char c : text) {
-    int v;
-    if (c >= 'A' && c <= 'Z')
-      v = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      v = c - '0' + 52;
-    else if (c == '+')
-      v = 62;
-    else if (c == '/')
-      v = 63;
-    else if (c == '=' || c == '\n' || c == '\r' || c == ' ')
-      continue;
-    else
-      return {};
-    buffer = (buffer << 6) | static_cast<unsigned>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buffer >> bits) & 0xFF);
-    }
-  }
-  return out;
-}
-
-// A Secret's value: `stringData` as written, `data` base64-decoded.
-std::string secretValue(const model::Resource& secret, std::string_view key) {
-  if (yaml::NodeRef plain = secret.node.get("stringData").get(key)) return std::string(plain.str());
-  return decodeBase64(secret.node.get("data").get(key).str());
-}
-
 bool namesTarget(yaml::NodeRef ref, const model::Resource& target, std::string_view section) {
   std::string_view group = ref.get("group").str();
   return (group.empty() || group == target.group) && ref.get("kind").str() == target.kind &&
@@ -157,11 +123,14 @@ std::string certificateProducer(const Listener& l, const model::Store& store,
           config::findExternal(options.external, "", "Secret", namespace_, name))
     return "external: entry at " + e->where.path + ":" + std::to_string(e->where.start.line);
   considered = "looked for a cert-manager Certificate with secretName " + std::string(name) +
-               " in namespace " + std::string(namespace_) + ", a cert-manager.io/issuer or "
-               "cluster-issuer annotation on " + gw.display();
+               " in namespace " + std::string(namespace_) +
+               ", a cert-manager.io/issuer or "
+               "cluster-issuer annotation on " +
+               gw.display();
   if (!issuerAnnotation.empty())
-    considered += " (present, but cert-manager issues only for listeners with a hostname and "
-                  "a certificateRef in the Gateway's namespace)";
+    considered +=
+        " (present, but cert-manager issues only for listeners with a hostname and "
+        "a certificateRef in the Gateway's namespace)";
   considered += ", a Kuadrant TLSPolicy targeting it, and external: in .policygraph.yaml";
   return {};
 }
@@ -221,8 +190,8 @@ std::string checkCertificates(Listener& l, const model::Store& store,
       refMessage = "Secret " + std::string(ns) + "/" + std::string(name) + " does not exist";
       return "InvalidCertificateRef";
     }
-    std::string certificate = secretValue(*secret, "tls.crt");
-    std::string key = secretValue(*secret, "tls.key");
+    std::string certificate = model::secretValue(*secret, "tls.crt");
+    std::string key = model::secretValue(*secret, "tls.key");
     if (certificate.empty() || key.empty()) {
       refMessage = "Secret " + std::string(ns) + "/" + std::string(name) +
                    " must contain tls.crt and tls.key";
@@ -231,8 +200,8 @@ std::string checkCertificates(Listener& l, const model::Store& store,
     // The chain and key as the controller's TLS library reads them: a certificate that
     // parses (and, for some controllers, is within its validity period) and a key of a
     // supported format that matches it.
-    CertificateCheck check = checkServingCertificate(
-        certificate, key, profile.refusesExpiredCertificates, options.now);
+    CertificateCheck check =
+        checkServingCertificate(certificate, key, profile.refusesExpiredCertificates, options.now);
     if (!check.problem.empty()) {
       refMessage = "Secret " + std::string(ns) + "/" + std::string(name) +
                    " must contain a valid and matching tls.crt and tls.key: " + check.problem;
@@ -258,8 +227,8 @@ std::string checkCertificates(Listener& l, const model::Store& store,
       continue;
     }
     if (!profile.partialCertificateRefsReason.empty()) {
-      message += (message.empty() ? "" : "; ") + ("certificate refs " + std::to_string(at) +
-                                                   ": " + refMessage);
+      message += (message.empty() ? "" : "; ") +
+                 ("certificate refs " + std::to_string(at) + ": " + refMessage);
       if (firstReason.empty()) {
         firstReason = std::move(reason);
         firstMessage = std::move(refMessage);
@@ -400,8 +369,7 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
     const bool ordered = gateway.isListenerSet();
     for (const Listener& b : gateway.listeners) {
       if (ordered && &b == &a) break;
-      if (&b != &a && supportedProtocol(b) && (!ordered || b.conflictReason.empty()))
-        consider(b);
+      if (&b != &a && supportedProtocol(b) && (!ordered || b.conflictReason.empty())) consider(b);
     }
     for (const Listener* b : higher)
       if (supportedProtocol(*b)) consider(*b);
@@ -528,16 +496,16 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
   } else {
     // Found nowhere. Where the input manages no GatewayClass at all, the controller installed
     // it; where it holds others, the name is more likely wrong (GW207). Both are simulated.
-    gateway.classOrigin = !gateway.className.empty() &&
-                                  store.ofKind(kGatewayGroup, "GatewayClass").empty()
-                              ? ClassOrigin::Assumed
-                              : ClassOrigin::Missing;
+    gateway.classOrigin =
+        !gateway.className.empty() && store.ofKind(kGatewayGroup, "GatewayClass").empty()
+            ? ClassOrigin::Assumed
+            : ClassOrigin::Missing;
     gateway.controllerName = options.controllerName.empty() ? std::string(kAssumedControllerName)
                                                             : options.controllerName;
   }
   gateway.profile = &profileForController(gateway.controllerName);
-  gateway.managed = options.controllerName.empty() ||
-                    gateway.controllerName == options.controllerName;
+  gateway.managed =
+      options.controllerName.empty() || gateway.controllerName == options.controllerName;
   std::size_t valid = buildListeners(gateway, store, grants, options);
   if (!gateway.managed) return;
   if (valid == 0 && !gateway.listeners.empty()) {

@@ -111,6 +111,13 @@ struct Policy {
   // A structural problem that makes the whole policy invalid (status Invalid).
   std::string invalidMessage;
   yaml::NodeRef invalidAt;
+  // A reference its controller cannot resolve, with the reason the status gives (a
+  // BackendTLSPolicy's CA certificates: NoValidCACertificate). Unlike an invalid policy, it
+  // still holds its targets: the controller picks it, and the backends cannot be used.
+  std::string unresolvedReason;
+  std::string unresolvedMessage;
+  std::string unresolvedFix;  // what to do about it
+  yaml::NodeRef unresolvedAt;
   yaml::NodeRef unset;  // Kuadrant `spec.unset` (a list of rule names)
 
   // Status, written by the family: GEP-713 and Envoy Gateway kinds fill `ancestors`

@@ -9,6 +9,14 @@ using namespace policyrules;
 // rules have KD4xx findings of their own.
 void check(Context& ctx) {
   for (const policy::Policy& p : ctx.analysis().policies.policies) {
+    if (!p.unresolvedMessage.empty()) {
+      const std::string& m = p.unresolvedMessage;
+      reportOn(ctx, p, p.unresolvedAt ? p.unresolvedAt : p.resource->spec(),
+               p.profile->kind + " " + p.key() + " is rejected (status Accepted False, " +
+                   p.unresolvedReason + "): " + m + (m.ends_with('.') ? " " : ". ") +
+                   p.unresolvedFix);
+      continue;
+    }
     if (p.invalidMessage.empty() || p.profile->family == policy::Family::Kuadrant) continue;
     reportOn(ctx, p, p.invalidAt ? p.invalidAt : p.resource->spec(),
              p.profile->kind + " " + p.key() +

@@ -30,16 +30,19 @@ struct Problem {
 
 // The first problem of `policy`'s spec that Envoy Gateway reports as Invalid, if any. Only
 // checks that need nothing but the spec and the objects it names.
+// Objects declared under `external:` are there, though not readable.
 std::optional<Problem> validate(const Policy& policy, const model::Store& store,
-                                const graph::Topology& topology);
+                                const graph::Topology& topology,
+                                const std::vector<config::ExternalObject>& external);
 
 // Every problem of `object`'s spec the translator reports (the first only, with `firstOnly`):
 // an Envoy Gateway policy kind, or an EnvoyProxy. The checks are one table in validation.cpp,
 // each naming the upstream function it follows.
 // `policy` and `topology` are for the checks that look at the policy's targets.
 std::vector<Problem> validateAll(const model::Resource& object, const model::Store& store,
-                                 const graph::ReferenceGrantIndex& grants, bool firstOnly,
-                                 const Policy* policy = nullptr,
+                                 const graph::ReferenceGrantIndex& grants,
+                                 const std::vector<config::ExternalObject>& external,
+                                 bool firstOnly, const Policy* policy = nullptr,
                                  const graph::Topology* topology = nullptr);
 
 // Whether a parametersRef names an EnvoyProxy.

@@ -181,7 +181,8 @@ class ObjectStatusWriter {
   void writeEnvoyProxy(const model::Resource& proxy, AncestorRef ancestor,
                        std::string_view controller) {
     std::vector<Problem> problems =
-        validateAll(proxy, context_.store, context_.topology.grants, /*firstOnly=*/false);
+        validateAll(proxy, context_.store, context_.topology.grants, context_.config.external,
+                    /*firstOnly=*/false);
     if (reported_.insert(&proxy).second)
       for (const Problem& p : problems)
         context_.model.objectProblems.push_back({&proxy, p.at, p.message, nullptr});

@@ -66,7 +66,8 @@ class StatusWriter {
                      [](const Policy* a, const Policy* b) { return established(*a, *b); });
     for (Policy* p : policies_) {
       if (!p->invalidMessage.empty()) continue;
-      if (std::optional<Problem> problem = validate(*p, context_.store, context_.topology)) {
+      if (std::optional<Problem> problem =
+              validate(*p, context_.store, context_.topology, context_.config.external)) {
         p->invalidMessage = std::move(problem->message);
         p->invalidAt = problem->at;
       }

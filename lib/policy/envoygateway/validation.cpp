@@ -8,12 +8,19 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "lib/cel/cel.h"
+#include "lib/config/config.h"
 #include "lib/graph/topology.h"
 #include "lib/model/cidr.h"
 #include "lib/model/duration.h"
+#include "lib/model/secret.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/envoygateway/lua.h"
 
@@ -21,7 +28,6 @@ namespace pg::policy::envoygateway {
 
 namespace {
 
-constexpr std::string_view kEnvoyGatewayGroup = "gateway.envoyproxy.io";
 constexpr std::string_view kServiceImportGroup = "multicluster.x-k8s.io";
 
 // Envoy's Maglev table size must be a prime no larger than this.
@@ -62,6 +68,7 @@ struct Context {
   const model::Store& store;
   const graph::ReferenceGrantIndex& grants;
   yaml::NodeRef spec;
+  const std::vector<config::ExternalObject>& external;  // made outside the repository
   const Policy* policy = nullptr;  // with `topology`: for checks on the targets
   const graph::Topology* topology = nullptr;
   std::vector<Problem> problems;
@@ -101,8 +108,8 @@ void checkCircuitBreaker(Context& c) {
   for (auto [key, value] : c.spec.get("circuitBreaker").entries()) {
     std::optional<std::int64_t> n = value.asInt();
     if (n && *n < 0)
-      c.fail("CircuitBreaker: invalid " + capitalized(key.str()) + " value " +
-                 std::to_string(*n) + ".",
+      c.fail("CircuitBreaker: invalid " + capitalized(key.str()) + " value " + std::to_string(*n) +
+                 ".",
              value);
   }
 }
@@ -170,20 +177,34 @@ void checkBandwidthLimit(Context& c) {
 // The cipher suites the translator lets through to Envoy (tls.go validCipherSuites): each
 // by its OpenSSL name and by its IANA name, which Envoy maps to the former.
 constexpr std::string_view kCipherSuites[] = {
-    "ECDHE-ECDSA-AES128-GCM-SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
-    "ECDHE-RSA-AES128-GCM-SHA256",   "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-    "ECDHE-ECDSA-AES256-GCM-SHA384", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
-    "ECDHE-RSA-AES256-GCM-SHA384",   "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
-    "ECDHE-ECDSA-CHACHA20-POLY1305", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
-    "ECDHE-RSA-CHACHA20-POLY1305",   "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
-    "ECDHE-ECDSA-AES128-SHA",        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
-    "ECDHE-RSA-AES128-SHA",          "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
-    "AES128-GCM-SHA256",             "TLS_RSA_WITH_AES_128_GCM_SHA256",
-    "AES128-SHA",                    "TLS_RSA_WITH_AES_128_CBC_SHA",
-    "ECDHE-ECDSA-AES256-SHA",        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
-    "ECDHE-RSA-AES256-SHA",          "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
-    "AES256-GCM-SHA384",             "TLS_RSA_WITH_AES_256_GCM_SHA384",
-    "AES256-SHA",                    "TLS_RSA_WITH_AES_256_CBC_SHA",
+    "ECDHE-ECDSA-AES128-GCM-SHA256",
+    "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+    "ECDHE-RSA-AES128-GCM-SHA256",
+    "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+    "ECDHE-ECDSA-AES256-GCM-SHA384",
+    "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+    "ECDHE-RSA-AES256-GCM-SHA384",
+    "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+    "ECDHE-ECDSA-CHACHA20-POLY1305",
+    "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+    "ECDHE-RSA-CHACHA20-POLY1305",
+    "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+    "ECDHE-ECDSA-AES128-SHA",
+    "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+    "ECDHE-RSA-AES128-SHA",
+    "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+    "AES128-GCM-SHA256",
+    "TLS_RSA_WITH_AES_128_GCM_SHA256",
+    "AES128-SHA",
+    "TLS_RSA_WITH_AES_128_CBC_SHA",
+    "ECDHE-ECDSA-AES256-SHA",
+    "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+    "ECDHE-RSA-AES256-SHA",
+    "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+    "AES256-GCM-SHA384",
+    "TLS_RSA_WITH_AES_256_GCM_SHA384",
+    "AES256-SHA",
+    "TLS_RSA_WITH_AES_256_CBC_SHA",
 };
 
 // A ClientTrafficPolicy's TLS ciphers must be ones Envoy knows, named exactly (the first
@@ -252,7 +273,7 @@ void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef se
     std::string_view kind = goField(ref, "kind") ? goField(ref, "kind").str() : "Service";
     std::string_view refNamespace =
         goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
-    if (group == kEnvoyGatewayGroup && kind == "Backend") {
+    if (group == kGroup && kind == "Backend") {
       if (const model::Resource* backend =
               c.store.find(group, kind, refNamespace, goField(ref, "name").str()))
         for (yaml::NodeRef endpoint : backend->spec().get("endpoints").items()) {
@@ -277,15 +298,22 @@ void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef se
     bool isServiceImport = group == kServiceImportGroup && kind == "ServiceImport";
     if (!isService && !isServiceImport) continue;
     std::string_view name = goField(ref, "name").str();
-    std::string_view ns = goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
-    if (ns != ownNamespace && !c.grants.permits(kEnvoyGatewayGroup, c.object.kind, ownNamespace,
-                                                group, kind, ns, name)) {
+    std::string_view ns =
+        goField(ref, "namespace") ? goField(ref, "namespace").str() : ownNamespace;
+    if (ns != ownNamespace &&
+        !c.grants.permits(kGroup, c.object.kind, ownNamespace, group, kind, ns, name)) {
       c.fail(feature + ": backend ref to " + std::string(kind) + " " + std::string(ns) + "/" +
                  std::string(name) + " not permitted by any ReferenceGrant.",
              ref);
       continue;
     }
     const model::Resource* target = c.store.find(group, kind, ns, name);
+    if (!target && !config::findExternal(c.external, group, kind, ns, name)) {
+      c.fail(feature + ": " + (isService ? "service " : "ServiceImport ") + std::string(ns) + "/" +
+                 std::string(name) + " not found.",
+             goField(ref, "name") ? goField(ref, "name") : ref);
+      continue;
+    }
     yaml::NodeRef port = goField(ref, "port");
     if (!port) {
       if (isService && target)
@@ -319,44 +347,402 @@ void checkExtProcBackends(Context& c) {
     checkBackendRefsOf(c, "ExtProc", extProc);
 }
 
-// A Secret a policy names: in the policy's namespace, or in another one a ReferenceGrant
-// opens to the policy's kind.
-const model::Resource* secretOf(Context& c, yaml::NodeRef ref) {
-  std::string_view ownNamespace = c.object.namespace_;
-  std::string_view ns = ref.get("namespace") ? ref.get("namespace").str() : ownNamespace;
-  std::string_view name = ref.get("name").str();
-  if (ns != ownNamespace &&
-      !c.grants.permits(kEnvoyGatewayGroup, c.object.kind, ownNamespace, "", "Secret", ns, name))
-    return nullptr;
-  return c.store.find("", "Secret", ns, name);
+// A Secret reference of a policy, as validate.go validateSecretRef checks it: no group, kind
+// Secret (or ConfigMap, which still names a Secret), in the policy's namespace or in one a
+// ReferenceGrant opens to the policy's kind, and there. The first problem is reported under
+// `feature`, and nullopt returned; a Secret declared under `external:` is there but cannot be
+// read: nullptr.
+std::optional<const model::Resource*> resolveSecret(Context& c, const std::string& feature,
+                                                    yaml::NodeRef ref) {
+  const std::string_view own = c.object.namespace_;
+  const yaml::NodeRef group = ref.get("group");
+  const yaml::NodeRef kind = ref.get("kind");
+  const yaml::NodeRef namespaceNode = ref.get("namespace");
+  const yaml::NodeRef name = ref.get("name");
+  if (!group.str().empty()) {
+    c.fail(feature + ": secret ref group must be unspecified/empty.", group);
+    return std::nullopt;
+  }
+  if (kind && kind.str() != "Secret" && kind.str() != "ConfigMap") {
+    c.fail(feature + ": secret ref kind must be Secret.", kind);
+    return std::nullopt;
+  }
+  const std::string_view ns = namespaceNode.str().empty() ? own : namespaceNode.str();
+  const std::string named = std::string(ns) + "/" + std::string(name.str());
+  if (ns != own && !c.grants.permits(kGroup, c.object.kind, own, "", "Secret", ns, name.str())) {
+    c.fail(
+        feature + ": certificate ref to secret " + named + " not permitted by any ReferenceGrant.",
+        namespaceNode);
+    return std::nullopt;
+  }
+  if (const model::Resource* secret = c.store.find("", "Secret", ns, name.str())) return secret;
+  if (config::findExternal(c.external, "", "Secret", ns, name.str())) return nullptr;
+  c.fail(feature + ": secret " + named + " does not exist.", name ? name : ref);
+  return std::nullopt;
 }
 
-// SecurityPolicy OIDC: the client secret must exist (securitypolicy.go buildOIDC).
-void checkOidcClientSecret(Context& c) {
-  yaml::NodeRef ref = c.spec.get("oidc").get("clientSecret");
-  if (!ref.isMapping()) return;
-  std::string_view ns =
-      ref.get("namespace") ? ref.get("namespace").str() : std::string_view(c.object.namespace_);
-  if (!secretOf(c, ref))
-    c.fail("OIDC: secret " + std::string(ns) + "/" + std::string(ref.get("name").str()) +
-               " does not exist.",
-           ref.get("name"));
+std::string namespacedName(const model::Resource& object) {
+  return std::string(object.namespace_) + "/" + std::string(object.name);
 }
 
-// SecurityPolicy API key auth: one key may not appear twice across the credential Secrets
-// (securitypolicy.go buildAPIKeyAuth).
+// Whether any of the policy's targets is a route of one of `kinds`.
+bool targetsRouteKind(const Context& c, std::initializer_list<std::string_view> kinds) {
+  if (!c.policy) return false;
+  return std::any_of(c.policy->targets.begin(), c.policy->targets.end(), [&](const Target& t) {
+    return std::find(kinds.begin(), kinds.end(), t.kind) != kinds.end();
+  });
+}
+
+// SecurityPolicy on an HTTP or gRPC route (securitypolicy.go validateSecurityPolicy): OIDC
+// may pass its token on only to a JWT provider that reads it from a header.
+void checkPassThroughAuthHeader(Context& c) {
+  const yaml::NodeRef pass = c.spec.get("oidc").get("passThroughAuthHeader");
+  if (pass.asBool() != true || !targetsRouteKind(c, {"HTTPRoute", "GRPCRoute"})) return;
+  const yaml::NodeRef providers = c.spec.get("jwt").get("providers");
+  if (providers.size() == 0) {
+    c.fail(
+        "Invalid SecurityPolicy: the OIDC.PassThroughAuthHeader setting must be used in "
+        "conjunction with JWT settings.",
+        pass);
+    return;
+  }
+  for (yaml::NodeRef provider : providers.items()) {
+    const yaml::NodeRef from = provider.get("extractFrom");
+    if (!from || from.get("headers").size() > 0) return;
+  }
+  c.fail(
+      "Invalid SecurityPolicy: the OIDC.PassThroughAuthHeader setting must be used in "
+      "conjunction with a JWT provider that is configured to read from a header.",
+      pass);
+}
+
+// Go's net.ParseCIDR: an address with a prefix length no longer than the address.
+bool parsesAsCidr(std::string_view text) {
+  return text.find('/') != std::string_view::npos && model::Cidr::parse(text).has_value();
+}
+
+// SecurityPolicy on a TCPRoute (securitypolicy.go validateSecurityPolicyForTCP): only
+// authorization by client address applies to TCP.
+void checkTcpSecurityPolicy(Context& c) {
+  if (!targetsRouteKind(c, {"TCPRoute"})) return;
+  const std::string prefix = "Invalid SecurityPolicy for TCP route: ";
+  constexpr std::string_view kHttpOnly[] = {"cors",       "jwt",       "oidc",
+                                            "apiKeyAuth", "basicAuth", "extAuth"};
+  for (auto [key, value] : c.spec.entries())
+    if (std::find(std::begin(kHttpOnly), std::end(kHttpOnly), key.str()) != std::end(kHttpOnly) &&
+        !value.isNull()) {
+      c.fail(prefix + "only authorization is supported for TCP (routes/listeners).", key);
+      return;
+    }
+  std::size_t index = 0;
+  for (yaml::NodeRef rule : c.spec.get("authorization").get("rules").items()) {
+    const std::string at = "rule " + std::to_string(index++) + ": ";
+    if (const yaml::NodeRef cel = rule.get("cel")) {
+      c.fail(prefix + at + "CEL not supported for TCP.", cel);
+      return;
+    }
+    const yaml::NodeRef principal = rule.get("principal");
+    for (auto [field, what] : {std::pair{"jwt", "JWT"}, std::pair{"headers", "headers"},
+                               std::pair{"clientIPGeoLocations", "clientIPGeoLocations"}})
+      if (const yaml::NodeRef set = principal.get(field);
+          set && !set.isNull() && (set.isMapping() || set.size() > 0)) {
+        c.fail(prefix + at + what + " not supported for TCP.", set);
+        return;
+      }
+    for (yaml::NodeRef cidr : principal.get("clientCIDRs").items())
+      if (!parsesAsCidr(cidr.str())) {
+        c.fail(prefix + at + "invalid ClientCIDR \"" + std::string(cidr.str()) +
+                   "\": invalid CIDR address: " + std::string(cidr.str()) + ".",
+               cidr);
+        return;
+      }
+  }
+}
+
+// SecurityPolicy basic auth (securitypolicy.go buildBasicAuth): the users Secret must hold a
+// non-empty `.htpasswd`, every line `user:{SHA}<base64 of a SHA-1 digest>`, the one hash
+// Envoy's basic auth filter reads.
+void checkBasicAuth(Context& c) {
+  const yaml::NodeRef users = c.spec.get("basicAuth").get("users");
+  if (!users.isMapping()) return;
+  const std::optional<const model::Resource*> secret = resolveSecret(c, "BasicAuth", users);
+  if (!secret || !*secret) return;
+  const std::string text = model::secretValue(**secret, ".htpasswd");
+  const yaml::NodeRef at = users.get("name");
+  if (text.empty()) {
+    c.fail("BasicAuth: secret " + namespacedName(**secret) +
+               " must contain a non-empty \".htpasswd\" key.",
+           at);
+    return;
+  }
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front())))
+      line.remove_prefix(1);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+      line.remove_suffix(1);
+    if (line.empty()) continue;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) {
+      c.fail(
+          "BasicAuth: invalid htpasswd format: each line must be in the format "
+          "'username:password'.",
+          at);
+      return;
+    }
+    const std::string_view password = line.substr(colon + 1);
+    if (!password.starts_with("{SHA}")) {
+      c.fail("BasicAuth: unsupported htpasswd format: please use {SHA}.", at);
+      return;
+    }
+    const std::string_view encoded = password.substr(5);
+    const std::string digest = model::decodeBase64(encoded);
+    if (digest.empty() && !encoded.empty()) {
+      c.fail("BasicAuth: invalid htpasswd format: {SHA} must be base64-encoded SHA1.", at);
+      return;
+    }
+    if (digest.size() != 20) {
+      c.fail("BasicAuth: invalid htpasswd format: {SHA} must be SHA1 (20 bytes).", at);
+      return;
+    }
+  }
+}
+
+// SecurityPolicy API key auth (securitypolicy.go buildAPIKeyAuth): every credential Secret
+// must resolve; taken in order, each Secret's client IDs sorted, a client ID already read
+// from an earlier Secret is skipped, and no key may serve two clients.
 void checkApiKeys(Context& c) {
-  std::vector<std::string_view> seen;
+  std::vector<std::string> clients;
+  std::vector<std::string> keys;
   for (yaml::NodeRef ref : c.spec.get("apiKeyAuth").get("credentialRefs").items()) {
-    const model::Resource* secret = secretOf(c, ref);
-    if (!secret) continue;
-    for (auto [key, value] : secret->node.get("data").entries()) {
-      std::string_view v = value.str();
-      if (std::find(seen.begin(), seen.end(), v) != seen.end()) {
+    const std::optional<const model::Resource*> secret = resolveSecret(c, "APIKeyAuth", ref);
+    if (!secret) return;
+    if (!*secret) continue;
+    std::vector<std::string> ids;
+    for (std::string_view field : {"data", "stringData"})
+      for (auto [key, value] : (*secret)->node.get(field).entries())
+        if (std::find(ids.begin(), ids.end(), key.str()) == ids.end()) ids.emplace_back(key.str());
+    std::sort(ids.begin(), ids.end());
+    for (const std::string& id : ids) {
+      if (std::find(clients.begin(), clients.end(), id) != clients.end()) continue;
+      clients.push_back(id);
+      std::string key = model::secretValue(**secret, id);
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
         c.fail("APIKeyAuth: duplicated API key.", ref.get("name"));
         return;
       }
-      seen.push_back(v);
+      keys.push_back(std::move(key));
+    }
+  }
+}
+
+// SecurityPolicy authorization rules (securitypolicy.go buildAuthorization), rule by rule:
+// client CIDRs must parse (the CRD's pattern is not anchored), then a CEL expression must.
+// The translator prefixes the feature only for route targets.
+void checkAuthorizationRules(Context& c) {
+  const bool onRoute = targetsRouteKind(c, {"HTTPRoute", "GRPCRoute"});
+  const std::string prefix = onRoute ? "Authorization: unable to translate authorization rule: "
+                                     : "Unable to translate authorization rule: ";
+  for (yaml::NodeRef rule : c.spec.get("authorization").get("rules").items()) {
+    for (yaml::NodeRef cidr : rule.get("principal").get("clientCIDRs").items())
+      if (!parsesAsCidr(cidr.str())) {
+        c.fail(prefix + "invalid CIDR address: " + std::string(cidr.str()) + ".", cidr);
+        return;
+      }
+    const yaml::NodeRef cel = rule.get("cel");
+    if (!cel.isScalar() || cel.isNull()) continue;
+    if (const std::optional<cel::CompileError> error = cel::syntaxError(cel.str());
+        error && !error->unsupported) {
+      c.fail(std::string(onRoute ? "Authorization: " : "") +
+                 "invalid CEL expression: " + std::string(cel.str()) + ".",
+             cel);
+      return;
+    }
+  }
+}
+
+// The path of an OIDC redirect URL as securitypolicy.go extractRedirectPath finds it: after
+// `scheme://host`, with scheme http, https or Envoy's forwarded-proto substitution, and not
+// just "/".
+bool hasRedirectPath(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos || scheme == 0) return false;
+  const std::string_view name = url.substr(0, scheme);
+  if (name != "http" && name != "https" && name != "%REQ(x-forwarded-proto)%") return false;
+  const std::string_view rest = url.substr(scheme + 3);
+  const std::size_t slash = rest.find('/');
+  if (slash == std::string_view::npos || slash == 0) return false;
+  return rest.substr(slash) != "/";
+}
+
+// The host of an absolute URL (without port or brackets).
+std::string_view urlHost(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  std::string_view rest = scheme == std::string_view::npos ? url : url.substr(scheme + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos)
+    rest = rest.substr(at + 1);
+  if (rest.starts_with('[')) return rest.substr(1, rest.find(']') - 1);
+  return rest.substr(0, rest.rfind(':') == std::string_view::npos ? rest.size() : rest.rfind(':'));
+}
+
+// SecurityPolicy OIDC (securitypolicy.go buildOIDC), in the translator's order: a token
+// endpoint given with the authorization endpoint must name a domain (when either is left to
+// discovery, the provider's document decides, which needs the network); the client ID Secret
+// with `client-id`; the client secret Secret with `client-secret`; a redirect URL with a path.
+void checkOidc(Context& c) {
+  const yaml::NodeRef oidc = c.spec.get("oidc");
+  if (!oidc.isMapping()) return;
+  const yaml::NodeRef provider = oidc.get("provider");
+  if (const yaml::NodeRef token = provider.get("tokenEndpoint");
+      token && provider.get("authorizationEndpoint") &&
+      model::Cidr::parse(urlHost(token.str())).has_value()) {
+    c.fail("OIDC: token endpoint URL must be a domain name: " + std::string(token.str()) + ".",
+           token);
+    return;
+  }
+  for (auto [field, key, what] : {std::tuple{"clientIDRef", "client-id", "client ID"},
+                                  std::tuple{"clientSecret", "client-secret", "client secret"}}) {
+    const yaml::NodeRef ref = oidc.get(field);
+    if (!ref.isMapping()) continue;
+    const std::optional<const model::Resource*> secret = resolveSecret(c, "OIDC", ref);
+    if (!secret) return;
+    if (*secret && model::secretValue(**secret, key).empty()) {
+      c.fail(
+          std::string("OIDC: ") + what + " not found in secret " + namespacedName(**secret) + ".",
+          ref.get("name"));
+      return;
+    }
+  }
+  if (const yaml::NodeRef redirect = oidc.get("redirectURL");
+      redirect.isScalar() && !redirect.isNull() && !hasRedirectPath(redirect.str()))
+    c.fail("OIDC: invalid redirect URL " + std::string(redirect.str()) + ".", redirect);
+}
+
+// Go's url.ParseRequestURI, for what JWT providers name: an absolute path, or a scheme
+// (a letter, then letters, digits, `+`, `-`, `.`) followed by a path or `//authority`, whose
+// port, if any, is numeric; no control characters or spaces.
+bool parsesAsRequestUri(std::string_view uri) {
+  if (uri.empty()) return false;
+  for (char ch : uri)
+    if (static_cast<unsigned char>(ch) < 0x21 || ch == 0x7f) return false;
+  if (uri.front() == '/') return true;
+  const std::size_t colon = uri.find(':');
+  if (colon == std::string_view::npos || colon == 0 ||
+      !std::isalpha(static_cast<unsigned char>(uri.front())))
+    return false;
+  for (char ch : uri.substr(0, colon))
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '+' && ch != '-' && ch != '.')
+      return false;
+  const std::string_view rest = uri.substr(colon + 1);
+  if (!rest.starts_with('/')) return false;
+  if (!rest.starts_with("//")) return true;
+  std::string_view authority = rest.substr(2, rest.substr(2).find_first_of("/?#"));
+  if (const std::size_t at = authority.rfind('@'); at != std::string_view::npos)
+    authority = authority.substr(at + 1);
+  std::string_view port;
+  if (authority.starts_with('[')) {
+    const std::size_t close = authority.find(']');
+    if (close == std::string_view::npos) return false;
+    port = authority.substr(close + 1);
+    if (!port.empty() && !port.starts_with(':')) return false;
+  } else if (const std::size_t p = authority.rfind(':'); p != std::string_view::npos) {
+    port = authority.substr(p);
+  }
+  if (port.starts_with(':')) port.remove_prefix(1);
+  return std::all_of(port.begin(), port.end(),
+                     [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+}
+
+// Go's mail.ParseAddress, for an issuer with an `@`: `local@domain`, bare or in angle
+// brackets after a display name.
+bool parsesAsEmail(std::string_view text) {
+  if (const std::size_t open = text.rfind('<'); open != std::string_view::npos) {
+    if (!text.ends_with('>')) return false;
+    text = text.substr(open + 1, text.size() - open - 2);
+  }
+  const std::size_t at = text.find('@');
+  if (at == std::string_view::npos || at == 0 || at + 1 == text.size() ||
+      text.find('@', at + 1) != std::string_view::npos)
+    return false;
+  return std::none_of(text.begin(), text.end(), [](char ch) {
+    return std::isspace(static_cast<unsigned char>(ch)) || ch == '<' || ch == '>';
+  });
+}
+
+// SecurityPolicy JWT providers (securitypolicy.go validateJWTProvider, then buildLocalJWKS),
+// provider by provider: an issuer with `:` must be a URI, one with `@` an email address; a
+// remote JWKS URI must parse; claim-to-header entries need both names; a local JWKS from a
+// ConfigMap needs the ConfigMap, in the policy's namespace, with data.
+void checkJwtProviders(Context& c) {
+  const yaml::NodeRef providers = c.spec.get("jwt").get("providers");
+  for (yaml::NodeRef provider : providers.items()) {
+    const yaml::NodeRef issuer = provider.get("issuer");
+    const std::string_view text = issuer.str();
+    if (text.find(':') != std::string_view::npos
+            ? !parsesAsRequestUri(text)
+            : text.find('@') != std::string_view::npos && !parsesAsEmail(text)) {
+      c.fail(
+          text.find(':') != std::string_view::npos
+              ? "JWT: invalid issuer; when issuer contains ':' character, it MUST be a valid URI."
+              : "JWT: invalid issuer; when issuer contains '@' character, it MUST be a valid "
+                "Email Address format.",
+          issuer);
+      return;
+    }
+    if (const yaml::NodeRef uri = provider.get("remoteJWKS").get("uri");
+        uri && !uri.str().empty() && !parsesAsRequestUri(uri.str())) {
+      c.fail("JWT: invalid remote JWKS URI: " + std::string(uri.str()) + ".", uri);
+      return;
+    }
+    for (yaml::NodeRef entry : provider.get("claimToHeaders").items()) {
+      if (entry.get("header").str().empty()) {
+        c.fail("JWT: header must be set for claimToHeader provider.", entry);
+        return;
+      }
+      if (entry.get("claim").str().empty()) {
+        c.fail("JWT: claim must be set for claimToHeader provider.", entry);
+        return;
+      }
+    }
+  }
+  for (yaml::NodeRef provider : providers.items()) {
+    const yaml::NodeRef local = provider.get("localJWKS");
+    if (local.get("type").str() != "ValueRef") continue;
+    const yaml::NodeRef name = local.get("valueRef").get("name");
+    const std::string_view ns = c.object.namespace_;
+    const std::string named = std::string(ns) + "/" + std::string(name.str());
+    const model::Resource* map = c.store.find("", "ConfigMap", ns, name.str());
+    if (!map) {
+      if (config::findExternal(c.external, "", "ConfigMap", ns, name.str())) continue;
+      c.fail("JWT: local JWKS ConfigMap " + named + " not found.", name);
+      return;
+    }
+    const yaml::NodeRef data = map->node.get("data");
+    if (!data.get("jwks") && data.size() == 0) {
+      c.fail(
+          "JWT: JWKS data not found in ConfigMap " + named + ": no \"jwks\" key and no other data.",
+          name);
+      return;
+    }
+  }
+}
+
+// EnvoyExtensionPolicy Wasm from an OCI image (envoyextensionpolicy.go buildWasm): the pull
+// Secret must resolve and hold `.dockerconfigjson`.
+void checkWasmPullSecrets(Context& c) {
+  for (yaml::NodeRef wasm : c.spec.get("wasm").items()) {
+    const yaml::NodeRef ref = wasm.get("code").get("image").get("pullSecretRef");
+    if (!ref.isMapping()) continue;
+    const std::optional<const model::Resource*> secret = resolveSecret(c, "Wasm", ref);
+    if (!secret) return;
+    if (*secret && !model::secretHasKey(**secret, ".dockerconfigjson")) {
+      c.fail("Wasm: missing .dockerconfigjson key in secret " + namespacedName(**secret) + ".",
+             ref.get("name"));
+      return;
     }
   }
 }
@@ -405,8 +791,8 @@ std::optional<std::string_view> luaBody(Context& c, yaml::NodeRef lua) {
   std::string_view ns = c.object.namespace_;
   const model::Resource* map = c.store.find("", "ConfigMap", ns, name);
   if (!map) {
-    c.fail("Lua: can't find the referenced configmap " + name + " in namespace " +
-               std::string(ns) + ".",
+    c.fail("Lua: can't find the referenced configmap " + name + " in namespace " + std::string(ns) +
+               ".",
            ref.get("name"));
     return std::nullopt;
   }
@@ -469,9 +855,9 @@ void checkLua(Context& c) {
       chunk += "(StreamHandle)";
       LuaCompile result = compileLua(chunk);
       if (!result.error.empty()) {
-        c.fail(name + "failed to validate with " + std::string(function) + ": " + result.error +
-                   ".",
-               at);
+        c.fail(
+            name + "failed to validate with " + std::string(function) + ": " + result.error + ".",
+            at);
         return;
       }
     }
@@ -491,7 +877,8 @@ void checkEnvoyProxyProvider(Context& c) {
   std::string_view t = serviceType.str();
   if (t != "LoadBalancer" && t != "ClusterIP" && t != "NodePort")
     c.fail("unsupported envoy service type " + std::string(t), serviceType);
-  if (yaml::NodeRef ports = service.get("allocateLoadBalancerNodePorts"); ports && t != "LoadBalancer")
+  if (yaml::NodeRef ports = service.get("allocateLoadBalancerNodePorts");
+      ports && t != "LoadBalancer")
     c.fail("allocateLoadBalancerNodePorts can only be set for LoadBalancer type", ports);
   if (yaml::NodeRef ip = service.get("loadBalancerIP"); ip.isScalar() && !ip.isNull()) {
     if (t != "LoadBalancer") c.fail("loadBalancerIP can only be set for LoadBalancer type", ip);
@@ -582,7 +969,7 @@ void checkClientTrafficPolicyPorts(Context& c) {
 // Whether a ClientTrafficPolicy on `gateway` (or one of its listeners) trusts client IPs from
 // X-Forwarded-For by CIDR.
 bool trustsForwardedForCidrs(const model::Store& store, const graph::Gateway& gateway) {
-  for (const model::Resource* ctp : store.ofKind(kEnvoyGatewayGroup, "ClientTrafficPolicy")) {
+  for (const model::Resource* ctp : store.ofKind(kGroup, "ClientTrafficPolicy")) {
     if (ctp->namespace_ != gateway.resource->namespace_) continue;
     yaml::NodeRef cidrs =
         ctp->spec().get("clientIPDetection").get("xForwardedFor").get("trustedCIDRs");
@@ -646,8 +1033,8 @@ constexpr Check kChecks[] = {
     {"every policy: time.ParseDuration / metav1.Duration of duration fields", kPolicies, "Invalid",
      checkDurations},
     {"backendtrafficpolicy.go buildCircuitBreaker", kPolicies, "Invalid", checkCircuitBreaker},
-    {"clustersettings.go buildConsistentHashLoadBalancer (Maglev table size)", kPolicies,
-     "Invalid", checkLoadBalancer},
+    {"clustersettings.go buildConsistentHashLoadBalancer (Maglev table size)", kPolicies, "Invalid",
+     checkLoadBalancer},
     {"clustersettings.go buildRetry (backoff intervals)", kPolicies, "Invalid", checkRetry},
     {"backendtrafficpolicy.go buildRateLimitRule (Distinct header with invert)", kPolicies,
      "Invalid", checkRateLimit},
@@ -659,22 +1046,35 @@ constexpr Check kChecks[] = {
      "ClientTrafficPolicy", "Invalid", checkCipherSuites},
     {"backendtrafficpolicy.go buildResponseOverride (ConfigMap valueRef)", kPolicies, "Invalid",
      checkResponseOverride},
-    {"securitypolicy.go buildExtAuth -> ext_service.go translateExtServiceBackendRefs",
-     kPolicies, "Invalid", checkExtAuthBackends},
+    {"securitypolicy.go buildExtAuth -> ext_service.go translateExtServiceBackendRefs", kPolicies,
+     "Invalid", checkExtAuthBackends},
     {"envoyextensionpolicy.go buildExtProc -> ext_service.go translateExtServiceBackendRefs",
      kPolicies, "Invalid", checkExtProcBackends},
-    {"securitypolicy.go buildOIDC (client secret)", "SecurityPolicy", "Invalid",
-     checkOidcClientSecret},
-    {"securitypolicy.go buildAPIKeyAuth (duplicated keys)", "SecurityPolicy", "Invalid",
-     checkApiKeys},
+    {"securitypolicy.go validateSecurityPolicy (OIDC passThroughAuthHeader needs a JWT header)",
+     "SecurityPolicy", "Invalid", checkPassThroughAuthHeader},
+    {"securitypolicy.go validateSecurityPolicyForTCP (authorization by client CIDR only)",
+     "SecurityPolicy", "Invalid", checkTcpSecurityPolicy},
+    {"securitypolicy.go buildBasicAuth (validateSecretRef, .htpasswd, validateHtpasswdFormat)",
+     "SecurityPolicy", "Invalid", checkBasicAuth},
+    {"securitypolicy.go buildAPIKeyAuth (validateSecretRef, duplicated keys)", "SecurityPolicy",
+     "Invalid", checkApiKeys},
+    {"securitypolicy.go buildAuthorization (parseCIDR, validCELExpression)", "SecurityPolicy",
+     "Invalid", checkAuthorizationRules},
+    {"securitypolicy.go buildOIDC (validateTokenEndpoint, client ID and secret Secrets, "
+     "extractRedirectPath)",
+     "SecurityPolicy", "Invalid", checkOidc},
+    {"securitypolicy.go buildJWT (validateJWTProvider, buildLocalJWKS)", "SecurityPolicy",
+     "Invalid", checkJwtProviders},
+    {"envoyextensionpolicy.go buildWasm (pullSecretRef)", "EnvoyExtensionPolicy", "Invalid",
+     checkWasmPullSecrets},
     {"envoyextensionpolicy.go buildLuas -> buildLua -> luavalidator.Validate",
      "EnvoyExtensionPolicy", "Invalid", checkLua},
     {"securitypolicy.go buildAuthorization (geolocation with X-Forwarded-For trusted CIDRs)",
      "SecurityPolicy", "Invalid", checkGeoIpWithTrustedCidrs},
     {"clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy", "ClientTrafficPolicy",
      "Invalid", checkClientTrafficPolicyPorts},
-    {"envoyproxy_validate.go validateProvider / validateService", "EnvoyProxy",
-     "InvalidParameters", checkEnvoyProxyProvider},
+    {"envoyproxy_validate.go validateProvider / validateService", "EnvoyProxy", "InvalidParameters",
+     checkEnvoyProxyProvider},
     {"envoyproxy_validate.go validateProxyAccessLog", "EnvoyProxy", "InvalidParameters",
      checkEnvoyProxyAccessLog},
 };
@@ -701,9 +1101,11 @@ yaml::NodeRef goField(yaml::NodeRef map, std::string_view key) {
 }
 
 std::vector<Problem> validateAll(const model::Resource& object, const model::Store& store,
-                                 const graph::ReferenceGrantIndex& grants, bool firstOnly,
-                                 const Policy* policy, const graph::Topology* topology) {
-  Context c{object, store, grants, object.spec(), policy, topology, {}};
+                                 const graph::ReferenceGrantIndex& grants,
+                                 const std::vector<config::ExternalObject>& external,
+                                 bool firstOnly, const Policy* policy,
+                                 const graph::Topology* topology) {
+  Context c{object, store, grants, object.spec(), external, policy, topology, {}};
   if (!c.spec.isMapping()) return {};
   for (const Check& check : kChecks) {
     if (!appliesTo(check, object.kind)) continue;
@@ -717,9 +1119,10 @@ std::vector<Problem> validateAll(const model::Resource& object, const model::Sto
 }
 
 std::optional<Problem> validate(const Policy& policy, const model::Store& store,
-                                const graph::Topology& topology) {
+                                const graph::Topology& topology,
+                                const std::vector<config::ExternalObject>& external) {
   std::vector<Problem> problems =
-      validateAll(*policy.resource, store, topology.grants, true, &policy, &topology);
+      validateAll(*policy.resource, store, topology.grants, external, true, &policy, &topology);
   if (problems.empty()) return std::nullopt;
   return std::move(problems.front());
 }

@@ -25,9 +25,29 @@ namespace {
 struct CaProblem {
   std::string reason;  // ResolvedRefs reason: InvalidCACertificateRef or InvalidKind
   std::string message;
+  yaml::NodeRef at;  // the reference at fault
 };
 
-std::optional<CaProblem> checkCaCertificates(const Policy& policy, const model::Store& store) {
+// What PA309 reports: the policy is rejected (NoValidCACertificate) for `problem`.
+void recordUnresolved(Policy& policy, const CaProblem& problem) {
+  policy.unresolvedReason = "NoValidCACertificate";
+  policy.unresolvedMessage = problem.message;
+  policy.unresolvedFix = problem.reason == "InvalidKind"
+                             ? "Name a kind the controller reads CA certificates from."
+                             : "Add the object to the repository (or declare it under external: "
+                               "in .policygraph.yaml when something else creates it, such as "
+                               "trust-manager), or correct the reference.";
+  policy.unresolvedAt = problem.at;
+}
+
+// Whether the configuration declares the object made outside the repository (`external:`).
+bool declaredExternal(const config::Config& config, std::string_view kind, std::string_view ns,
+                      std::string_view name) {
+  return config::findExternal(config.external, "", kind, ns, name) != nullptr;
+}
+
+std::optional<CaProblem> checkCaCertificates(const Policy& policy, const model::Store& store,
+                                             const config::Config& config) {
   yaml::NodeRef validation = policy.resource->spec().get("validation");
   if (validation.get("wellKnownCACertificates").str() == "System") return std::nullopt;
   std::string_view namespace_ = policy.resource->namespace_;
@@ -36,24 +56,29 @@ std::optional<CaProblem> checkCaCertificates(const Policy& policy, const model::
     std::string_view kind = ref.get("kind").str();
     std::string_view name = ref.get("name").str();
     if (group.empty() && (kind == "ConfigMap" || kind == "Secret")) {
-      if (store.find("", kind, namespace_, name)) continue;
+      if (store.find("", kind, namespace_, name) ||
+          declaredExternal(config, kind, namespace_, name))
+        continue;
       std::string word = kind == "ConfigMap" ? "Configmap" : "Secret";
-      return CaProblem{"InvalidCACertificateRef", word + " " + std::string(name) +
-                                                      " not found in namespace " +
-                                                      std::string(namespace_) + "."};
+      return CaProblem{"InvalidCACertificateRef",
+                       word + " " + std::string(name) + " not found in namespace " +
+                           std::string(namespace_) + ".",
+                       ref.get("name")};
     }
     if (kind == "ClusterTrustBundle") {
       // Envoy Gateway matches the bundle by name alone, whatever group the reference says.
       auto bundles = store.ofKind(kind);
       if (std::any_of(bundles.begin(), bundles.end(),
-                      [&](const model::Resource* r) { return r->name == name; }))
+                      [&](const model::Resource* r) { return r->name == name; }) ||
+          config::findExternal(config.external, group, kind, "", name))
         continue;
       return CaProblem{"InvalidCACertificateRef",
-                       "ClusterTrustBundle " + std::string(name) + " not found."};
+                       "ClusterTrustBundle " + std::string(name) + " not found.", ref.get("name")};
     }
     return CaProblem{"InvalidKind",
                      "Unsupported reference kind, supported kinds are ConfigMap, Secret, and "
-                     "ClusterTrustBundle in caCertificateRefs."};
+                     "ClusterTrustBundle in caCertificateRefs.",
+                     ref.get("kind") ? ref.get("kind") : ref};
   }
   return std::nullopt;
 }
@@ -132,8 +157,8 @@ std::string externalKey(std::string_view kind, std::string_view ns, std::string_
 // Istio's conditions for a BackendTLSPolicy (backend_policies.go getBackendTLSCredentialName):
 // a wellKnownCACertificates other than System is Invalid; the first caCertificateRef must be a
 // ConfigMap in the policy's namespace with a PEM certificate under ca.crt.
-std::vector<graph::Condition> targetProfileConditions(const Policy& policy,
-                                                      const model::Store& store) {
+std::vector<graph::Condition> targetProfileConditions(Policy& policy, const model::Store& store,
+                                                      const config::Config& config) {
   yaml::NodeRef validation = policy.resource->spec().get("validation");
   graph::Condition accepted =
       graph::makeCondition("Accepted", true, "Accepted", "Configuration is valid");
@@ -151,25 +176,31 @@ std::vector<graph::Condition> targetProfileConditions(const Policy& policy,
   yaml::NodeRef ref = refs.at(0);
   std::string_view kind = ref.get("kind").str();
   std::string_view name = ref.get("name").str();
-  std::string problem;
+  std::string_view ns = policy.resource->namespace_;
+  std::optional<CaProblem> problem;
   if (!ref.get("group").str().empty() || kind != "ConfigMap") {
-    problem = "only a ConfigMap is supported as caCertificateRef, not " + std::string(kind);
-    resolved = graph::makeCondition("ResolvedRefs", false, "InvalidKind", problem);
-  } else if (const model::Resource* map =
-                 store.find("", "ConfigMap", policy.resource->namespace_, name)) {
+    problem =
+        CaProblem{"InvalidKind",
+                  "only a ConfigMap is supported as caCertificateRef, not " + std::string(kind),
+                  ref.get("kind") ? ref.get("kind") : ref};
+  } else if (const model::Resource* map = store.find("", "ConfigMap", ns, name)) {
     std::string_view ca = map->node.get("data").get("ca.crt").str();
-    if (ca.find("-----BEGIN CERTIFICATE-----") == std::string_view::npos) {
-      problem = "ConfigMap " + std::string(name) + " holds no PEM certificate under ca.crt";
-      resolved = graph::makeCondition("ResolvedRefs", false, "InvalidCACertificateRef", problem);
-    }
-  } else {
-    problem = "ConfigMap " + std::string(name) + " not found in namespace " +
-              std::string(policy.resource->namespace_);
-    resolved = graph::makeCondition("ResolvedRefs", false, "InvalidCACertificateRef", problem);
+    if (ca.find("-----BEGIN CERTIFICATE-----") == std::string_view::npos)
+      problem =
+          CaProblem{"InvalidCACertificateRef",
+                    "ConfigMap " + std::string(name) + " holds no PEM certificate under ca.crt",
+                    ref.get("name")};
+  } else if (!declaredExternal(config, "ConfigMap", ns, name)) {
+    problem =
+        CaProblem{"InvalidCACertificateRef",
+                  "ConfigMap " + std::string(name) + " not found in namespace " + std::string(ns),
+                  ref.get("name")};
   }
-  if (!problem.empty())
-    accepted = graph::makeCondition("Accepted", false, "NoValidCACertificate", problem);
-  else if (refs.size() > 1)
+  if (problem) {
+    resolved = graph::makeCondition("ResolvedRefs", false, problem->reason, problem->message);
+    accepted = graph::makeCondition("Accepted", false, "NoValidCACertificate", problem->message);
+    recordUnresolved(policy, *problem);
+  } else if (refs.size() > 1)
     accepted.message += "; only the first caCertificateRef is used";
   return {accepted, resolved};
 }
@@ -286,11 +317,13 @@ std::vector<std::pair<Policy*, std::string_view>> ExternalUses::reaching(
 void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external) {
   const graph::ControllerProfile& profile = backendPolicyProfile(context.topology);
   if (profile.backendPolicyAncestors == graph::BackendPolicyAncestors::Targets) {
-    writeTargetAncestors(policy, context, profile, targetProfileConditions(policy, context.store));
+    writeTargetAncestors(policy, context, profile,
+                         targetProfileConditions(policy, context.store, context.config));
     return;
   }
   const PolicyModel& model = context.model;
-  std::optional<CaProblem> ca = checkCaCertificates(policy, context.store);
+  std::optional<CaProblem> ca = checkCaCertificates(policy, context.store, context.config);
+  if (ca) recordUnresolved(policy, *ca);
 
   // A target another policy of the kind holds is Conflicted; otherwise the CA decides.
   auto conflictHolder = [&](const Target& t) -> const Policy* {
