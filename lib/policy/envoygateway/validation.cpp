@@ -5,10 +5,15 @@
 // script (Lua's Strict validation) is left to the cluster.
 //
 // Messages follow the translator's: "<Feature>: <what is wrong>."
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -20,6 +25,7 @@
 #include "lib/graph/topology.h"
 #include "lib/model/cidr.h"
 #include "lib/model/duration.h"
+#include "lib/model/quote.h"
 #include "lib/model/secret.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/envoygateway/lua.h"
@@ -139,21 +145,242 @@ void checkRetry(Context& c) {
   yaml::NodeRef max = backoff.get("maxInterval");
   std::optional<double> b = base ? parseDuration(base.str()) : std::nullopt;
   std::optional<double> m = max ? parseDuration(max.str()) : std::nullopt;
-  if (b && *b == 0) c.fail("Retry: baseInterval cannot be set to 0s.", base);
+  if (b && *b == 0) {
+    c.fail("Retry: baseInterval cannot be set to 0s.", base);
+    return;
+  }
+  if (m && *m == 0) {
+    c.fail("Retry: maxInterval cannot be set to 0s.", max);
+    return;
+  }
   if (b && m && *m < *b) c.fail("Retry: maxInterval cannot be less than baseInterval.", max);
 }
 
+// Go's net.ParseCIDR: an address with a prefix length no longer than the address.
+bool parsesAsCidr(std::string_view text) {
+  return text.find('/') != std::string_view::npos && model::Cidr::parse(text).has_value();
+}
+
+// Go's regexp (RE2 syntax), which the translator compiles patterns with; the error as RE2
+// words it, empty when the pattern compiles.
+std::string regexError(std::string_view pattern) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  const RE2 regex(re2::StringPiece(pattern.data(), pattern.size()), options);
+  return regex.ok() ? std::string() : regex.error();
+}
+
+// Seconds in a rate limit unit (ratelimit.UnitToSeconds); 0 for an unknown one.
+std::int64_t unitSeconds(std::string_view unit) {
+  if (unit == "Second") return 1;
+  if (unit == "Minute") return 60;
+  if (unit == "Hour") return 3600;
+  if (unit == "Day") return 86400;
+  if (unit == "Month") return 2592000;
+  if (unit == "Year") return 31536000;
+  return 0;
+}
+
+// One client selector of a rate limit rule (backendtrafficpolicy.go buildRateLimitRule):
+// headers (a value unless Distinct, which takes none and cannot be inverted; a regular
+// expression that compiles), a path pattern that compiles, a source CIDR that parses.
+bool checkRateLimitSelector(Context& c, yaml::NodeRef selector) {
+  const std::string prefix = "RateLimit: ";
+  for (yaml::NodeRef header : selector.get("headers").items()) {
+    const std::string_view type = header.get("type") ? header.get("type").str() : "Exact";
+    const yaml::NodeRef value = header.get("value");
+    const bool valued = value && !value.isNull();
+    if ((type == "Distinct") == valued ||
+        (type != "Distinct" && type != "Exact" && type != "RegularExpression")) {
+      c.fail(prefix +
+                 "unable to translate rateLimit. Either the header.Type is not valid or the "
+                 "header is missing a value.",
+             header);
+      return false;
+    }
+    if (type == "Distinct" && header.get("invert").asBool() == true) {
+      c.fail(prefix +
+                 "unable to translate rateLimit.Invert is not applicable for distinct header "
+                 "match type.",
+             header.get("invert"));
+      return false;
+    }
+    if (type == "RegularExpression")
+      if (std::string error = regexError(value.str()); !error.empty()) {
+        c.fail(prefix + "regex " + model::quoted(value.str()) +
+                   " is invalid: error parsing regexp: " + error + ".",
+               value);
+        return false;
+      }
+  }
+  const yaml::NodeRef path = selector.get("path");
+  if (path.get("type").str() == "RegularExpression")
+    if (std::string error = regexError(path.get("value").str()); !error.empty()) {
+      c.fail(prefix + "regex " + model::quoted(path.get("value").str()) +
+                 " is invalid: error parsing regexp: " + error + ".",
+             path.get("value"));
+      return false;
+    }
+  if (const yaml::NodeRef cidr = selector.get("sourceCIDR").get("value");
+      cidr && !parsesAsCidr(cidr.str())) {
+    c.fail(prefix + "unable to translate rateLimit: invalid CIDR address: " +
+               std::string(cidr.str()) + ".",
+           cidr);
+    return false;
+  }
+  return true;
+}
+
+// A BackendTrafficPolicy's rate limits (backendtrafficpolicy.go buildRateLimit,
+// buildLocalRateLimit, buildRateLimitRule), the first problem ending them: a deprecated
+// `type` without its section; local limits with more than one rule without client selectors
+// (the default one) or a rule whose unit is not a multiple of the default rule's; then each
+// rule's client selectors, local before global.
 void checkRateLimit(Context& c) {
-  yaml::NodeRef rateLimit = c.spec.get("rateLimit");
-  for (std::string_view scope : {"global", "local"})
+  const yaml::NodeRef rateLimit = c.spec.get("rateLimit");
+  if (!rateLimit.isMapping()) return;
+  const std::string_view type = rateLimit.get("type").str();
+  for (std::string_view scope : {"Global", "Local"}) {
+    std::string section(scope);
+    section[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(section[0])));
+    if (type == scope && !rateLimit.get(section).isMapping()) {
+      c.fail("RateLimit: " + section + " configuration empty for rateLimit.",
+             rateLimit.get("type"));
+      return;
+    }
+  }
+  const yaml::NodeRef local = rateLimit.get("local");
+  if (type != "Global" && local.isMapping()) {
+    yaml::NodeRef fallback;
+    for (yaml::NodeRef rule : local.get("rules").items()) {
+      if (rule.get("clientSelectors").size() > 0) continue;
+      if (fallback) {
+        c.fail(
+            "RateLimit: local rateLimit can not have more than one rule without "
+            "clientSelectors.",
+            rule);
+        return;
+      }
+      fallback = rule;
+    }
+    const std::int64_t unit =
+        fallback ? unitSeconds(fallback.get("limit").get("unit").str()) : std::int64_t{1};
+    for (yaml::NodeRef rule : local.get("rules").items()) {
+      const std::int64_t seconds = unitSeconds(rule.get("limit").get("unit").str());
+      if (unit == 0 || seconds % unit != 0) {
+        c.fail(
+            "RateLimit: local rateLimit rule limit unit must be a multiple of the default "
+            "limit unit.",
+            rule.get("limit").get("unit"));
+        return;
+      }
+    }
+  }
+  for (std::string_view scope : {"local", "global"}) {
+    if ((scope == "local" && type == "Global") || (scope == "global" && type == "Local")) continue;
     for (yaml::NodeRef rule : rateLimit.get(scope).get("rules").items())
       for (yaml::NodeRef selector : rule.get("clientSelectors").items())
-        for (yaml::NodeRef header : selector.get("headers").items())
-          if (header.get("type").str() == "Distinct" && header.get("invert").asBool() == true)
-            c.fail(
-                "RateLimit: unable to translate rateLimit.Invert is not applicable for "
-                "distinct header match type.",
-                header.get("invert"));
+        if (!checkRateLimitSelector(c, selector)) return;
+  }
+}
+
+// A Kubernetes resource.Quantity as a whole number (Quantity.AsInt64): a decimal number, then
+// a binary suffix (Ki ... Ei), a decimal one (k, M ... E) or an exponent (e6); nullopt when
+// the text does not parse, or is no integer that fits.
+std::optional<std::int64_t> quantityAsInt(std::string_view text) {
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  long double value = 0;
+  bool digits = false;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i, digits = true)
+    value = value * 10 + (text[i] - '0');
+  if (i < text.size() && text[i] == '.') {
+    long double scale = 0.1L;
+    for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+         ++i, digits = true, scale /= 10)
+      value += scale * (text[i] - '0');
+  }
+  if (!digits) return std::nullopt;
+  const std::string_view suffix = text.substr(i);
+  long double multiplier = 1;
+  constexpr std::pair<std::string_view, int> kBinary[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30},
+                                                          {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
+  constexpr std::pair<std::string_view, int> kDecimal[] = {{"k", 3},  {"M", 6},  {"G", 9},
+                                                           {"T", 12}, {"P", 15}, {"E", 18}};
+  bool known = suffix.empty();
+  for (auto [name, power] : kBinary)
+    if (suffix == name) known = true, multiplier = std::ldexp(1.0L, power);
+  for (auto [name, power] : kDecimal)
+    if (suffix == name) known = true, multiplier = std::pow(10.0L, power);
+  if (!known && (suffix.front() == 'e' || suffix.front() == 'E') && suffix.size() > 1) {
+    int exponent = 0;
+    const auto [end, error] =
+        std::from_chars(suffix.data() + 1, suffix.data() + suffix.size(), exponent);
+    if (error != std::errc() || end != suffix.data() + suffix.size()) return std::nullopt;
+    known = true;
+    multiplier = std::pow(10.0L, exponent);
+  }
+  if (!known) return std::nullopt;
+  value *= multiplier;
+  if (value != std::floor(value) || value > 9.2e18L) return std::nullopt;
+  const auto whole = static_cast<std::int64_t>(value);
+  return negative ? -whole : whole;
+}
+
+// A quantity field of a policy that Envoy takes as a 32-bit count of bytes (a buffer limit):
+// `out of range` words the message after the value.
+void checkQuantityRange(Context& c, yaml::NodeRef value, const std::string& feature,
+                        const std::string& name, std::int64_t low, std::int64_t high,
+                        const std::string& outOfRange) {
+  if (!value || value.isNull()) return;
+  const std::string written(value.str());
+  const std::optional<std::int64_t> n = quantityAsInt(written);
+  if (!n)
+    c.fail(feature + ": invalid " + name + " value " + written + ".", value);
+  else if (*n < low || *n > high)
+    c.fail(feature + ": " + outOfRange + ".", value);
+}
+
+constexpr std::int64_t kMaxUint32 = 4294967295;
+
+// Buffer and window sizes the translator converts to Envoy's 32-bit fields
+// (clustersettings.go buildBackendConnection, http.go buildIRHTTP2Settings,
+// backendtrafficpolicy.go buildRequestBuffer, clienttrafficpolicy.go buildConnection and
+// translateListenerHeaderSettings); a request buffer cannot sit in front of an upgraded
+// connection.
+void checkSizes(Context& c) {
+  const bool client = c.object.kind == "ClientTrafficPolicy";
+  const yaml::NodeRef buffer = c.spec.get("connection").get("bufferLimit");
+  checkQuantityRange(c, buffer, client ? "Connection" : "BackendConnection", "BufferLimit", 0,
+                     kMaxUint32,
+                     "BufferLimit value " + std::string(buffer.str()) + " is out of range" +
+                         (client ? ", must be between 0 and 4294967295" : ""));
+  for (std::string_view window : {"initialStreamWindowSize", "initialConnectionWindowSize"}) {
+    const yaml::NodeRef value = c.spec.get("http2").get(window);
+    const std::string name = capitalized(window);
+    checkQuantityRange(c, value, "HTTP2", name, 65535, 2147483647,
+                       name + " value " + std::string(value.str()) +
+                           " is out of range, must be between 65535 and 2147483647");
+  }
+  if (client) {
+    const yaml::NodeRef bytes = c.spec.get("headers").get("maxRequestHeaderBytes");
+    checkQuantityRange(
+        c, bytes, "Headers", "MaxRequestHeaderBytes", 1024,
+        std::numeric_limits<std::int64_t>::max(),
+        "MaxRequestHeaderBytes must be at least 1Ki (1024 bytes), got " + std::string(bytes.str()));
+    return;
+  }
+  const yaml::NodeRef requestBuffer = c.spec.get("requestBuffer");
+  const yaml::NodeRef limit = requestBuffer.get("limit");
+  const std::size_t before = c.problems.size();
+  checkQuantityRange(c, limit, "RequestBuffer", "limit", 0, kMaxUint32,
+                     "limit value " + std::string(limit.str()) +
+                         " is out of range, must be between 0 and 4294967295");
+  if (!requestBuffer.isMapping() || c.problems.size() != before) return;
+  for (auto [key, value] : c.spec.entries())
+    if (key.str() == "httpUpgrade" && value.size() > 0)
+      c.fail("RequestBuffer: requestBuffer cannot be used together with httpUpgrade.", key);
 }
 
 // Envoy's bandwidth limit filter works in KiB/s: a smaller limit cannot be expressed.
@@ -207,9 +434,28 @@ constexpr std::string_view kCipherSuites[] = {
     "TLS_RSA_WITH_AES_256_CBC_SHA",
 };
 
+// Whether a ClientTrafficPolicy reaches a listener that terminates TLS (HTTPS, or TLS not in
+// Passthrough mode): the translator builds TLS settings, and checks them, only there
+// (clienttrafficpolicy.go buildListenerTLSParameters).
+bool reachesTlsListener(const Context& c) {
+  if (!c.policy) return true;
+  for (const Target& t : c.policy->targets) {
+    if (!t.attached() || !t.resource) continue;
+    for (yaml::NodeRef listener : t.resource->spec().get("listeners").items()) {
+      if (!t.sectionName.empty() && listener.get("name").str() != t.sectionName) continue;
+      const std::string_view protocol = listener.get("protocol").str();
+      if (protocol == "HTTPS" ||
+          (protocol == "TLS" && listener.get("tls").get("mode").str() != "Passthrough"))
+        return true;
+    }
+  }
+  return false;
+}
+
 // A ClientTrafficPolicy's TLS ciphers must be ones Envoy knows, named exactly (the first
 // unknown one is reported).
 void checkCipherSuites(Context& c) {
+  if (!reachesTlsListener(c)) return;
   for (yaml::NodeRef cipher : c.spec.get("tls").get("ciphers").items()) {
     if (!cipher.isScalar()) continue;
     std::string_view name = cipher.str();
@@ -219,6 +465,85 @@ void checkCipherSuites(Context& c) {
     c.fail("TLS: unsupported cipher suite: " + std::string(name) + ".", cipher);
     return;
   }
+}
+
+// A ClientTrafficPolicy's client certificate validation (clienttrafficpolicy.go
+// buildListenerTLSParameters -> validateAndGetDataAtKeyInRef): each CA reference must resolve
+// (a Secret or ConfigMap, across namespaces by ReferenceGrant, holding `ca.crt` or a single
+// entry; a ClusterTrustBundle by name).
+void checkClientValidation(Context& c) {
+  const yaml::NodeRef refs = c.spec.get("tls").get("clientValidation").get("caCertificateRefs");
+  if (refs.size() == 0 || !reachesTlsListener(c)) return;
+  const std::string prefix = "TLS: failed to get certificate from ref: ";
+  const std::string_view own = c.object.namespace_;
+  for (yaml::NodeRef ref : refs.items()) {
+    const std::string_view kind = ref.get("kind") ? ref.get("kind").str() : "Secret";
+    const std::string_view name = ref.get("name").str();
+    const yaml::NodeRef at = ref.get("name") ? ref.get("name") : ref;
+    if (kind == "ClusterTrustBundle") {
+      auto bundles = c.store.ofKind(kind);
+      if (std::none_of(bundles.begin(), bundles.end(),
+                       [&](const model::Resource* r) { return r->name == name; }) &&
+          !config::findExternal(c.external, ref.get("group").str(), kind, "", name)) {
+        c.fail(prefix + "ref ClusterTrustBundle [" + std::string(name) + "] not found.", at);
+        return;
+      }
+      continue;
+    }
+    if (kind != "Secret" && kind != "ConfigMap") {
+      c.fail(prefix + "unsupported ref kind:" + std::string(kind) + ".", ref.get("kind"));
+      return;
+    }
+    if (!ref.get("group").str().empty()) {
+      c.fail(prefix + "secret ref group must be unspecified/empty.", ref.get("group"));
+      return;
+    }
+    const std::string_view ns =
+        ref.get("namespace").str().empty() ? own : ref.get("namespace").str();
+    const std::string named = std::string(ns) + "/" + std::string(name);
+    if (ns != own && !c.grants.permits(kGroup, c.object.kind, own, "", kind, ns, name)) {
+      c.fail(
+          prefix + "certificate ref to secret " + named + " not permitted by any ReferenceGrant.",
+          ref.get("namespace"));
+      return;
+    }
+    const model::Resource* object = c.store.find("", kind, ns, name);
+    const std::string word = kind == "Secret" ? "secret" : "configmap";
+    if (!object) {
+      if (config::findExternal(c.external, "", kind, ns, name)) continue;
+      c.fail(prefix + word + " " + named + " does not exist.", at);
+      return;
+    }
+    std::size_t entries = object->node.get("data").size();
+    bool hasCa = static_cast<bool>(object->node.get("data").get("ca.crt"));
+    if (kind == "Secret") {
+      entries += object->node.get("stringData").size();
+      hasCa = model::secretHasKey(*object, "ca.crt");
+    }
+    if (!hasCa && entries != 1) {
+      c.fail(prefix + "ref " + word + " [" + named + "] has no key ca.crt and more than one entry.",
+             at);
+      return;
+    }
+  }
+}
+
+// Envoy's header value syntax (filters.go HeaderValueRegexp): printable ASCII words separated
+// by single spaces or tabs.
+bool isHeaderValue(std::string_view value) {
+  if (value.empty()) return false;
+  bool blank = true;  // the previous character was a blank (or there was none)
+  for (char ch : value) {
+    if (ch == ' ' || ch == '\t') {
+      if (blank) return false;
+      blank = true;
+    } else if (ch < '!' || ch > '~') {
+      return false;
+    } else {
+      blank = false;
+    }
+  }
+  return !blank;
 }
 
 void checkHeaders(Context& c) {
@@ -233,6 +558,10 @@ void checkHeaders(Context& c) {
         else if (key.find_first_of("/:") != std::string_view::npos)
           c.fail("Headers: " + name + " cannot add a header with a '/' or ':' character in them.",
                  header.get("name"));
+        else if (!isHeaderValue(header.get("value").str()))
+          c.fail("Headers: " + name + " cannot " + std::string(op) +
+                     " a header with an invalid value. Header: '" + model::quoted(key) + "'.",
+                 header.get("value"));
       }
     }
     for (yaml::NodeRef removed : headers.get(group).get("remove").items())
@@ -244,13 +573,26 @@ void checkHeaders(Context& c) {
 void checkResponseOverride(Context& c) {
   std::string_view ns = c.object.namespace_;
   for (yaml::NodeRef entry : c.spec.get("responseOverride").items()) {
-    yaml::NodeRef ref = entry.get("response").get("body").get("valueRef");
-    if (!ref || ref.get("kind").str() != "ConfigMap") continue;
+    const yaml::NodeRef body = entry.get("response").get("body");
+    yaml::NodeRef ref = body.get("valueRef");
+    if (!ref || ref.get("kind").str() != "ConfigMap" || body.get("type").str() == "Inline")
+      continue;
     std::string_view name = ref.get("name").str();
-    if (!c.store.find("", "ConfigMap", ns, name))
-      c.fail("ResponseOverride: can't find the referenced configmap " + std::string(ns) + "/" +
-                 std::string(name) + ".",
-             ref);
+    const std::string named = std::string(ns) + "/" + std::string(name);
+    const model::Resource* map = c.store.find("", "ConfigMap", ns, name);
+    if (!map) {
+      if (config::findExternal(c.external, "", "ConfigMap", ns, name)) continue;
+      c.fail("ResponseOverride: can't find the referenced configmap " + named + ".",
+             ref.get("name"));
+      return;
+    }
+    if (!map->node.get("data").get("response.body") && map->node.get("data").size() == 0 &&
+        map->node.get("binaryData").size() == 0) {
+      c.fail("ResponseOverride: can't find the key response.body in the referenced configmap " +
+                 named + ".",
+             ref.get("name"));
+      return;
+    }
   }
 }
 
@@ -414,11 +756,6 @@ void checkPassThroughAuthHeader(Context& c) {
       "Invalid SecurityPolicy: the OIDC.PassThroughAuthHeader setting must be used in "
       "conjunction with a JWT provider that is configured to read from a header.",
       pass);
-}
-
-// Go's net.ParseCIDR: an address with a prefix length no longer than the address.
-bool parsesAsCidr(std::string_view text) {
-  return text.find('/') != std::string_view::npos && model::Cidr::parse(text).has_value();
 }
 
 // SecurityPolicy on a TCPRoute (securitypolicy.go validateSecurityPolicyForTCP): only
@@ -1036,14 +1373,21 @@ constexpr Check kChecks[] = {
     {"clustersettings.go buildConsistentHashLoadBalancer (Maglev table size)", kPolicies, "Invalid",
      checkLoadBalancer},
     {"clustersettings.go buildRetry (backoff intervals)", kPolicies, "Invalid", checkRetry},
-    {"backendtrafficpolicy.go buildRateLimitRule (Distinct header with invert)", kPolicies,
+    {"backendtrafficpolicy.go buildRateLimit / buildLocalRateLimit / buildRateLimitRule", kPolicies,
      "Invalid", checkRateLimit},
     {"backendtrafficpolicy.go buildBandwidthLimit (at least 1 KiB/s)", kPolicies, "Invalid",
      checkBandwidthLimit},
+    {"clustersettings.go buildBackendConnection, http.go buildIRHTTP2Settings, "
+     "backendtrafficpolicy.go buildRequestBuffer, clienttrafficpolicy.go buildConnection / "
+     "translateListenerHeaderSettings (Quantity ranges)",
+     kPolicies, "Invalid", checkSizes},
     {"clienttrafficpolicy.go translateEarlyRequestHeaders / lateResponseHeaders", kPolicies,
      "Invalid", checkHeaders},
     {"clienttrafficpolicy.go translateListenerTLSParameters -> tls.go validateCipherSuites",
      "ClientTrafficPolicy", "Invalid", checkCipherSuites},
+    {"clienttrafficpolicy.go buildListenerTLSParameters -> validateAndGetDataAtKeyInRef "
+     "(client validation CA references)",
+     "ClientTrafficPolicy", "Invalid", checkClientValidation},
     {"backendtrafficpolicy.go buildResponseOverride (ConfigMap valueRef)", kPolicies, "Invalid",
      checkResponseOverride},
     {"securitypolicy.go buildExtAuth -> ext_service.go translateExtServiceBackendRefs", kPolicies,
