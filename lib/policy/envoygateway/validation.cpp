@@ -679,9 +679,41 @@ void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef se
   }
 }
 
+// SecurityPolicy ext auth: its backends, then the context extensions read from a ConfigMap
+// or Secret in the policy's namespace, which must hold the key named
+// (securitypolicy.go buildExtAuth, buildContextExtensions).
 void checkExtAuthBackends(Context& c) {
-  checkBackendRefsOf(c, "ExtAuth", c.spec.get("extAuth").get("http"));
-  checkBackendRefsOf(c, "ExtAuth", c.spec.get("extAuth").get("grpc"));
+  const yaml::NodeRef extAuth = c.spec.get("extAuth");
+  const std::size_t before = c.problems.size();
+  checkBackendRefsOf(c, "ExtAuth", extAuth.get("http"));
+  checkBackendRefsOf(c, "ExtAuth", extAuth.get("grpc"));
+  if (c.problems.size() != before) return;
+  const std::string_view ns = c.object.namespace_;
+  for (yaml::NodeRef extension : extAuth.get("contextExtensions").items()) {
+    if (extension.get("type").str() != "ValueRef") continue;
+    const yaml::NodeRef ref = extension.get("valueRef");
+    const std::string_view kind = ref.get("kind").str();
+    if (kind != "ConfigMap" && kind != "Secret") continue;
+    const std::string_view name = ref.get("name").str();
+    const std::string_view key = ref.get("key").str();
+    const std::string word = kind == "Secret" ? "secret" : "configmap";
+    const model::Resource* object = c.store.find("", kind, ns, name);
+    if (!object) {
+      if (config::findExternal(c.external, "", kind, ns, name)) continue;
+      c.fail("ExtAuth: can't find the referenced " + word + " " + model::quoted(name) +
+                 " in namespace " + model::quoted(ns) + ".",
+             ref.get("name"));
+      return;
+    }
+    const bool hasKey = kind == "Secret" ? model::secretHasKey(*object, key)
+                                         : static_cast<bool>(object->node.get("data").get(key));
+    if (!hasKey) {
+      c.fail("ExtAuth: can't find the key " + model::quoted(key) + " in the referenced " + word +
+                 " " + model::quoted(name) + ".",
+             ref.get("key"));
+      return;
+    }
+  }
 }
 
 void checkExtProcBackends(Context& c) {
@@ -934,6 +966,9 @@ void checkOidc(Context& c) {
   const yaml::NodeRef oidc = c.spec.get("oidc");
   if (!oidc.isMapping()) return;
   const yaml::NodeRef provider = oidc.get("provider");
+  const std::size_t before = c.problems.size();
+  checkBackendRefsOf(c, "OIDC", provider);
+  if (c.problems.size() != before) return;
   if (const yaml::NodeRef token = provider.get("tokenEndpoint");
       token && provider.get("authorizationEndpoint") &&
       model::Cidr::parse(urlHost(token.str())).has_value()) {
@@ -1047,6 +1082,9 @@ void checkJwtProviders(Context& c) {
     }
   }
   for (yaml::NodeRef provider : providers.items()) {
+    const std::size_t before = c.problems.size();
+    checkBackendRefsOf(c, "JWT", provider.get("remoteJWKS"));
+    if (c.problems.size() != before) return;
     const yaml::NodeRef local = provider.get("localJWKS");
     if (local.get("type").str() != "ValueRef") continue;
     const yaml::NodeRef name = local.get("valueRef").get("name");
@@ -1110,6 +1148,30 @@ std::vector<const graph::Gateway*> gatewaysOf(const Context& c) {
     }
   }
   return out;
+}
+
+// EnvoyExtensionPolicy dynamic modules (envoyextensionpolicy.go buildDynamicModules): Envoy
+// loads only the modules the EnvoyProxy of the policy's Gateways lists under
+// `dynamicModules`.
+void checkDynamicModules(Context& c) {
+  const yaml::NodeRef modules = c.spec.get("dynamicModule");
+  if (modules.size() == 0) return;
+  for (const graph::Gateway* gateway : gatewaysOf(c)) {
+    const model::Resource* proxy = envoyProxyOf(c.store, *gateway);
+    for (yaml::NodeRef module : modules.items()) {
+      const std::string_view name = module.get("name").str();
+      bool registered = false;
+      if (proxy)
+        for (yaml::NodeRef allowed : proxy->spec().get("dynamicModules").items())
+          registered = registered || allowed.get("name").str() == name;
+      if (!registered) {
+        c.fail("DynamicModule: dynamic module " + model::quoted(name) +
+                   " is not registered in the EnvoyProxy dynamicModules allowlist.",
+               module.get("name"));
+        return;
+      }
+    }
+  }
 }
 
 // The script of one `lua` entry: inline, or from a ConfigMap in the policy's namespace under
@@ -1390,8 +1452,9 @@ constexpr Check kChecks[] = {
      "ClientTrafficPolicy", "Invalid", checkClientValidation},
     {"backendtrafficpolicy.go buildResponseOverride (ConfigMap valueRef)", kPolicies, "Invalid",
      checkResponseOverride},
-    {"securitypolicy.go buildExtAuth -> ext_service.go translateExtServiceBackendRefs", kPolicies,
-     "Invalid", checkExtAuthBackends},
+    {"securitypolicy.go buildExtAuth -> ext_service.go translateExtServiceBackendRefs, "
+     "buildContextExtensions",
+     kPolicies, "Invalid", checkExtAuthBackends},
     {"envoyextensionpolicy.go buildExtProc -> ext_service.go translateExtServiceBackendRefs",
      kPolicies, "Invalid", checkExtProcBackends},
     {"securitypolicy.go validateSecurityPolicy (OIDC passThroughAuthHeader needs a JWT header)",
@@ -1404,13 +1467,15 @@ constexpr Check kChecks[] = {
      "Invalid", checkApiKeys},
     {"securitypolicy.go buildAuthorization (parseCIDR, validCELExpression)", "SecurityPolicy",
      "Invalid", checkAuthorizationRules},
-    {"securitypolicy.go buildOIDC (validateTokenEndpoint, client ID and secret Secrets, "
-     "extractRedirectPath)",
+    {"securitypolicy.go buildOIDC (provider backendRefs, validateTokenEndpoint, client ID and "
+     "secret Secrets, extractRedirectPath)",
      "SecurityPolicy", "Invalid", checkOidc},
-    {"securitypolicy.go buildJWT (validateJWTProvider, buildLocalJWKS)", "SecurityPolicy",
-     "Invalid", checkJwtProviders},
+    {"securitypolicy.go buildJWT (validateJWTProvider, remote JWKS backendRefs, buildLocalJWKS)",
+     "SecurityPolicy", "Invalid", checkJwtProviders},
     {"envoyextensionpolicy.go buildWasm (pullSecretRef)", "EnvoyExtensionPolicy", "Invalid",
      checkWasmPullSecrets},
+    {"envoyextensionpolicy.go buildDynamicModules (EnvoyProxy allowlist)", "EnvoyExtensionPolicy",
+     "Invalid", checkDynamicModules},
     {"envoyextensionpolicy.go buildLuas -> buildLua -> luavalidator.Validate",
      "EnvoyExtensionPolicy", "Invalid", checkLua},
     {"securitypolicy.go buildAuthorization (geolocation with X-Forwarded-For trusted CIDRs)",

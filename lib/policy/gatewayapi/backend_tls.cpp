@@ -14,6 +14,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "lib/model/secret.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/gatewayapi/gatewayapi.h"
 
@@ -25,14 +26,16 @@ namespace {
 struct CaProblem {
   std::string reason;  // ResolvedRefs reason: InvalidCACertificateRef or InvalidKind
   std::string message;
-  yaml::NodeRef at;  // the reference at fault
+  yaml::NodeRef at;      // the reference at fault
+  std::string fix = {};  // what to do, when not the reference's object missing or of a wrong kind
 };
 
 // What PA309 reports: the policy is rejected (NoValidCACertificate) for `problem`.
 void recordUnresolved(Policy& policy, const CaProblem& problem) {
   policy.unresolvedReason = "NoValidCACertificate";
   policy.unresolvedMessage = problem.message;
-  policy.unresolvedFix = problem.reason == "InvalidKind"
+  policy.unresolvedFix = !problem.fix.empty() ? problem.fix
+                         : problem.reason == "InvalidKind"
                              ? "Name a kind the controller reads CA certificates from."
                              : "Add the object to the repository (or declare it under external: "
                                "in .policygraph.yaml when something else creates it, such as "
@@ -56,9 +59,24 @@ std::optional<CaProblem> checkCaCertificates(const Policy& policy, const model::
     std::string_view kind = ref.get("kind").str();
     std::string_view name = ref.get("name").str();
     if (group.empty() && (kind == "ConfigMap" || kind == "Secret")) {
-      if (store.find("", kind, namespace_, name) ||
-          declaredExternal(config, kind, namespace_, name))
-        continue;
+      if (const model::Resource* object = store.find("", kind, namespace_, name)) {
+        // The CA is `ca.crt`, else the only entry.
+        std::size_t entries = object->node.get("data").size();
+        bool hasCa = static_cast<bool>(object->node.get("data").get("ca.crt"));
+        if (kind == "Secret") {
+          entries += object->node.get("stringData").size();
+          hasCa = model::secretHasKey(*object, "ca.crt");
+        }
+        if (hasCa || entries == 1) continue;
+        return CaProblem{"InvalidCACertificateRef",
+                         "No ca found in " +
+                             std::string(kind == "Secret" ? "secret " : "configmap ") +
+                             std::string(name) + ".",
+                         ref.get("name"),
+                         "Put the CA certificate under the key ca.crt (or keep it the only "
+                         "entry)."};
+      }
+      if (declaredExternal(config, kind, namespace_, name)) continue;
       std::string word = kind == "ConfigMap" ? "Configmap" : "Secret";
       return CaProblem{"InvalidCACertificateRef",
                        word + " " + std::string(name) + " not found in namespace " +
