@@ -1365,52 +1365,88 @@ void checkClientTrafficPolicyPorts(Context& c) {
   }
 }
 
-// Whether a ClientTrafficPolicy on `gateway` (or one of its listeners) trusts client IPs from
-// X-Forwarded-For by CIDR.
-bool trustsForwardedForCidrs(const model::Store& store, const graph::Gateway& gateway) {
+// The client IP detection of the ClientTrafficPolicy on `gateway` (or one of its listeners):
+// its `spec.clientIPDetection`, null when no policy there sets one.
+yaml::NodeRef clientIpDetection(const model::Store& store, const graph::Gateway& gateway) {
   for (const model::Resource* ctp : store.ofKind(kGroup, "ClientTrafficPolicy")) {
     if (ctp->namespace_ != gateway.resource->namespace_) continue;
-    yaml::NodeRef cidrs =
-        ctp->spec().get("clientIPDetection").get("xForwardedFor").get("trustedCIDRs");
-    if (!cidrs.isSequence() || cidrs.size() == 0) continue;
+    const yaml::NodeRef detection = ctp->spec().get("clientIPDetection");
+    if (!detection.isMapping()) continue;
     std::vector<yaml::NodeRef> refs;
     if (yaml::NodeRef one = ctp->spec().get("targetRef"); one.isMapping()) refs.push_back(one);
     for (yaml::NodeRef ref : ctp->spec().get("targetRefs").items()) refs.push_back(ref);
     for (yaml::NodeRef ref : refs)
       if (ref.get("kind").str() == gateway.resource->kind &&
           ref.get("name").str() == gateway.resource->name)
-        return true;
+        return detection;
   }
-  return false;
+  return {};
 }
 
-// SecurityPolicy authorization by client IP geolocation needs the client's own address: the
-// translator rejects it where a ClientTrafficPolicy takes the client IP from X-Forwarded-For
-// by trusted CIDRs (securitypolicy.go buildAuthorization).
-void checkGeoIpWithTrustedCidrs(Context& c) {
+// What authorization by client IP geolocation needs on one Gateway
+// (securitypolicy.go validateAuthorizationGeoIP): a ClientTrafficPolicy that says where the
+// client address comes from, in exactly one way, and not from X-Forwarded-For by trusted
+// CIDRs; an EnvoyProxy with a MaxMind geoIP provider holding the database each field asks.
+std::optional<std::string> geoIpProblem(const Context& c, const graph::Gateway& gateway,
+                                        const std::vector<std::string_view>& fields) {
+  yaml::NodeRef detection = clientIpDetection(c.store, gateway);
+  if (!detection && gateway.parent) detection = clientIpDetection(c.store, *gateway.parent);
+  const std::string needs = "authorization clientIPGeoLocations ";
+  if (!detection)
+    return needs + "requires ClientTrafficPolicy.spec.clientIPDetection to be configured";
+  int modes = 0;
+  for (std::string_view mode : {"xForwardedFor", "customHeader", "directSourceIP"})
+    if (const yaml::NodeRef set = detection.get(mode); set && !set.isNull()) ++modes;
+  if (modes != 1)
+    return needs +
+           "requires exactly one of "
+           "ClientTrafficPolicy.spec.clientIPDetection.{xForwardedFor,customHeader,directSourceIP}";
+  if (detection.get("xForwardedFor").get("trustedCIDRs").size() > 0)
+    return needs + "does not support ClientIPDetection.XForwardedFor.TrustedCIDRs";
+  const model::Resource* proxy = envoyProxyOf(c.store, gateway);
+  const yaml::NodeRef provider =
+      proxy ? proxy->spec().get("geoIP").get("provider") : yaml::NodeRef();
+  if (!provider.isMapping())
+    return needs + "requires EnvoyProxy.spec.geoIP.provider to be configured";
+  const std::string_view type = provider.get("type").str();
+  const yaml::NodeRef maxMind = provider.get("maxMind");
+  if (type != "MaxMind") return "unsupported geoIP provider type " + model::quoted(type);
+  if (!maxMind.isMapping())
+    return std::string("geoIP provider MaxMind is missing maxMind configuration");
+  // The database each field is read from; a country is in the city database too.
+  constexpr std::tuple<std::string_view, std::string_view, std::string_view> kSources[] = {
+      {"country", "countryDbSource", "cityDbSource"},
+      {"region", "cityDbSource", ""},
+      {"city", "cityDbSource", ""},
+      {"asn", "asnDbSource", ""},
+      {"isp", "ispDbSource", ""},
+      {"anonymous", "anonymousIpDbSource", ""}};
+  for (auto [field, source, alternative] : kSources) {
+    if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
+    if (maxMind.get(source) || (!alternative.empty() && maxMind.get(alternative))) continue;
+    return "authorization clientIPGeoLocations." + std::string(field) +
+           " requires EnvoyProxy.spec.geoIP.provider.maxMind." + std::string(source) +
+           (alternative.empty() ? "" : " or " + std::string(alternative));
+  }
+  return std::nullopt;
+}
+
+// SecurityPolicy authorization by client IP geolocation, on every Gateway the policy reaches.
+void checkGeoIp(Context& c) {
   if (!c.policy || !c.topology) return;
   yaml::NodeRef geo;
+  std::vector<std::string_view> fields;
   for (yaml::NodeRef rule : c.spec.get("authorization").get("rules").items())
-    if (yaml::NodeRef g = rule.get("principal").get("clientIPGeoLocations"); g) geo = g;
-  if (!geo) return;
-  std::vector<const graph::Gateway*> gateways;
-  for (const Target& t : c.policy->targets) {
-    if (!t.resource) continue;
-    if (const graph::Gateway* g = c.topology->findGateway(t.namespace_, t.name, t.kind)) {
-      gateways.push_back(g);
-    } else if (const graph::Route* r = c.topology->findRoute(t.resource)) {
-      for (const graph::RouteParent& p : r->parents)
-        if (p.gateway) gateways.push_back(p.gateway);
+    for (yaml::NodeRef location : rule.get("principal").get("clientIPGeoLocations").items()) {
+      if (!geo) geo = rule.get("principal").get("clientIPGeoLocations");
+      for (auto [key, value] : location.entries())
+        if (std::find(fields.begin(), fields.end(), key.str()) == fields.end())
+          fields.push_back(key.str());
     }
-  }
-  for (const graph::Gateway* g : gateways) {
-    bool trusted = trustsForwardedForCidrs(c.store, *g) ||
-                   (g->parent && trustsForwardedForCidrs(c.store, *g->parent));
-    if (trusted) {
-      c.fail(
-          "Authorization: authorization clientIPGeoLocations does not support "
-          "ClientIPDetection.XForwardedFor.TrustedCIDRs.",
-          geo);
+  if (!geo) return;
+  for (const graph::Gateway* g : gatewaysOf(c)) {
+    if (const std::optional<std::string> problem = geoIpProblem(c, *g, fields)) {
+      c.fail("Authorization: " + *problem + ".", geo);
       return;
     }
   }
@@ -1478,8 +1514,9 @@ constexpr Check kChecks[] = {
      "Invalid", checkDynamicModules},
     {"envoyextensionpolicy.go buildLuas -> buildLua -> luavalidator.Validate",
      "EnvoyExtensionPolicy", "Invalid", checkLua},
-    {"securitypolicy.go buildAuthorization (geolocation with X-Forwarded-For trusted CIDRs)",
-     "SecurityPolicy", "Invalid", checkGeoIpWithTrustedCidrs},
+    {"securitypolicy.go validateAuthorizationGeoIP (client IP detection, EnvoyProxy geoIP "
+     "databases)",
+     "SecurityPolicy", "Invalid", checkGeoIp},
     {"clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy", "ClientTrafficPolicy",
      "Invalid", checkClientTrafficPolicyPorts},
     {"envoyproxy_validate.go validateProvider / validateService", "EnvoyProxy", "InvalidParameters",
