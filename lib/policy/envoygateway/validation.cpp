@@ -546,27 +546,46 @@ bool isHeaderValue(std::string_view value) {
   return !blank;
 }
 
+// A ClientTrafficPolicy's header modifiers (clienttrafficpolicy.go translateHeaderModifier):
+// names without `/` or `:`, values Envoy takes, removals that name a header; a group given
+// must leave something valid to do.
 void checkHeaders(Context& c) {
   yaml::NodeRef headers = c.spec.get("headers");
   for (std::string_view group : {"earlyRequestHeaders", "lateResponseHeaders"}) {
+    const yaml::NodeRef modifier = headers.get(group);
+    if (!modifier.isMapping()) continue;
     std::string name = capitalized(group);
-    for (std::string_view op : {"add", "set"}) {
-      for (yaml::NodeRef header : headers.get(group).get(op).items()) {
+    std::size_t valid = 0;
+    for (std::string_view op : {"add", "set", "addIfAbsent"}) {
+      for (yaml::NodeRef header : modifier.get(op).items()) {
         std::string_view key = header.get("name").str();
         if (key.empty())
-          c.fail("Headers: " + name + " cannot add a header with an empty name.", header);
+          c.fail("Headers: " + name + " cannot " + std::string(op) +
+                     " a header with an empty name.",
+                 header);
         else if (key.find_first_of("/:") != std::string_view::npos)
-          c.fail("Headers: " + name + " cannot add a header with a '/' or ':' character in them.",
+          c.fail("Headers: " + name + " cannot " + std::string(op) +
+                     " a header with a '/' or ':' character in them.",
                  header.get("name"));
         else if (!isHeaderValue(header.get("value").str()))
           c.fail("Headers: " + name + " cannot " + std::string(op) +
                      " a header with an invalid value. Header: '" + model::quoted(key) + "'.",
                  header.get("value"));
+        else
+          ++valid;
       }
     }
-    for (yaml::NodeRef removed : headers.get(group).get("remove").items())
+    for (yaml::NodeRef removed : modifier.get("remove").items()) {
       if (removed.str().empty())
         c.fail("Headers: " + name + " cannot remove a header with an empty name.", removed);
+      else
+        ++valid;
+    }
+    valid += modifier.get("removeOnMatch").size();
+    if (valid == 0)
+      c.fail("Headers: " + name +
+                 " did not provide valid configuration to add/set/remove any headers.",
+             modifier);
   }
 }
 
