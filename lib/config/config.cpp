@@ -153,8 +153,7 @@ void readPolicies(const Reader& r, yaml::NodeRef node, Config& config) {
 
 void readGatewayClasses(const Reader& r, yaml::NodeRef node, Config& config) {
   if (node.isNull()) return;
-  if (!node.isSequence())
-    r.fail(node, "gatewayClasses must be a list of {name, controllerName}");
+  if (!node.isSequence()) r.fail(node, "gatewayClasses must be a list of {name, controllerName}");
   for (yaml::NodeRef item : node.items()) {
     if (!item.isMapping()) r.fail(item, "a gateway class must be a mapping {name, controllerName}");
     GatewayClass c;
@@ -306,25 +305,28 @@ void readKuma(const Reader& r, yaml::NodeRef node, Config& config) {
   }
 }
 
-// envoyGateway: {enableEnvoyPatchPolicy: BOOL}
+// envoyGateway: {enableEnvoyPatchPolicy: BOOL, rateLimit: BOOL}
 void readEnvoyGateway(const Reader& r, yaml::NodeRef node, EnvoyGatewaySettings& settings) {
   if (node.isNull()) return;
   if (!node.isMapping()) r.fail(node, "envoyGateway must be a mapping");
   for (auto [k, v] : node.entries()) {
-    if (k.str() != "enableEnvoyPatchPolicy")
+    std::optional<bool>* setting = k.str() == "enableEnvoyPatchPolicy"
+                                       ? &settings.enableEnvoyPatchPolicy
+                                   : k.str() == "rateLimit" ? &settings.rateLimit
+                                                            : nullptr;
+    if (!setting)
       r.fail(k, "unknown envoyGateway setting \"" + std::string(k.str()) +
-                    "\" (known: enableEnvoyPatchPolicy)");
+                    "\" (known: enableEnvoyPatchPolicy, rateLimit)");
     std::optional<bool> on = v.asBool();
-    if (!on) r.fail(v, "envoyGateway.enableEnvoyPatchPolicy must be true or false");
-    settings.enableEnvoyPatchPolicy = *on;
+    if (!on) r.fail(v, "envoyGateway." + std::string(k.str()) + " must be true or false");
+    *setting = *on;
   }
 }
 
 }  // namespace
 
 bool ExternalObject::matches(std::string_view objectGroup, std::string_view objectKind,
-                             std::string_view objectNamespace,
-                             std::string_view objectName) const {
+                             std::string_view objectNamespace, std::string_view objectName) const {
   return (group.empty() || group == objectGroup) && kind == objectKind &&
          (namespace_.empty() || globMatch(namespace_, objectNamespace)) &&
          globMatch(name, objectName);
@@ -370,7 +372,8 @@ void readSchemaFile(const Reader& r, yaml::NodeRef entry, const fs::path& file,
   if (!in) r.fail(entry, "schemas: cannot read " + display);
   std::ostringstream text;
   text << in.rdbuf();
-  yaml::ParseResult parsed = yaml::parse(text.str(), {config.limits.maxDepth, config.limits.maxAliasExpansion}, false);
+  yaml::ParseResult parsed =
+      yaml::parse(text.str(), {config.limits.maxDepth, config.limits.maxAliasExpansion}, false);
   for (const yaml::ParseProblem& p : parsed.problems)
     r.fail(entry, "schemas: " + display + ":" + std::to_string(p.start.line) + ":" +
                       std::to_string(p.start.column) + ": " + p.message);
@@ -383,12 +386,12 @@ void readSchemaFile(const Reader& r, yaml::NodeRef entry, const fs::path& file,
     std::string at = display + ":" + std::to_string(m.line) + ":" + std::to_string(m.column);
     if (doc.get("kind").str() != "CustomResourceDefinition" ||
         doc.get("apiVersion").str().substr(0, 20) != "apiextensions.k8s.io")
-      r.fail(entry, "schemas: " + at + ": " +
-                        (doc.get("kind").str().empty()
-                             ? std::string("this document")
-                             : "this " + std::string(doc.get("kind").str())) +
-                        " is not a CustomResourceDefinition (apiextensions.k8s.io/v1); name "
-                        "only files of CRDs under schemas");
+      r.fail(entry,
+             "schemas: " + at + ": " +
+                 (doc.get("kind").str().empty() ? std::string("this document")
+                                                : "this " + std::string(doc.get("kind").str())) +
+                 " is not a CustomResourceDefinition (apiextensions.k8s.io/v1); name "
+                 "only files of CRDs under schemas");
     yaml::NodeRef spec = doc.get("spec");
     if (spec.get("group").str().empty() || spec.get("names").get("kind").str().empty() ||
         !spec.get("versions").isSequence() || spec.get("versions").size() == 0)
@@ -421,8 +424,9 @@ void readSchemas(const Reader& r, yaml::NodeRef node, const fs::path& folder,
       continue;
     }
     if (!fs::is_directory(full, ec))
-      r.fail(entry, "schemas: " + display + " does not exist (paths are relative to the "
-                    "config file's folder)");
+      r.fail(entry, "schemas: " + display +
+                        " does not exist (paths are relative to the "
+                        "config file's folder)");
     std::vector<fs::path> files;
     fs::recursive_directory_iterator it(full, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -437,8 +441,8 @@ void readSchemas(const Reader& r, yaml::NodeRef node, const fs::path& folder,
     if (files.empty())
       r.fail(entry, "schemas: folder " + display + " holds no .yaml, .yml or .json file");
     for (const fs::path& f : files)
-      readSchemaFile(r, entry, f,
-                     (fs::path(display) / f.lexically_relative(full)).generic_string(), config);
+      readSchemaFile(r, entry, f, (fs::path(display) / f.lexically_relative(full)).generic_string(),
+                     config);
   }
 }
 
@@ -493,7 +497,8 @@ Config parseConfig(std::string text, const std::string& displayPath,
     else
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
-                    "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway, environments, "
+                    "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway, "
+                    "environments, "
                     "schemas)");
   }
   // After the rest: the schema files are parsed with the config's limits.

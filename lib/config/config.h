@@ -108,10 +108,12 @@ struct LinkerdSettings {
 LinkerdSettings defaultLinkerdSettings();
 bool isLinkerdDefaultPolicy(std::string_view policy);
 
-// Envoy Gateway's own configuration (`envoyGateway:`), as its EnvoyGateway resource sets it;
-// the defaults are upstream's.
+// Envoy Gateway's own configuration (`envoyGateway:`), as its EnvoyGateway resource sets it.
+// Unset, a setting is read from the EnvoyGateway resource in the repository (the
+// `envoy-gateway-config` ConfigMap), else it takes upstream's default.
 struct EnvoyGatewaySettings {
-  bool enableEnvoyPatchPolicy = false;  // extensionApis.enableEnvoyPatchPolicy
+  std::optional<bool> enableEnvoyPatchPolicy;  // extensionApis.enableEnvoyPatchPolicy
+  std::optional<bool> rateLimit;               // whether `rateLimit` (global rate limiting) is set
 };
 
 struct Config {

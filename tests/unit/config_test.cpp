@@ -54,10 +54,14 @@ TEST_CASE("a full config file") {
   CHECK(c.suppressions[0].where.start.line == 10);
 }
 
-TEST_CASE("envoyGateway: patch policies are off unless enabled, as upstream") {
-  CHECK_FALSE(parseConfig("", "cfg.yaml").envoyGateway.enableEnvoyPatchPolicy);
+TEST_CASE("envoyGateway: settings are unset unless given, each true or false") {
+  CHECK_FALSE(parseConfig("", "cfg.yaml").envoyGateway.enableEnvoyPatchPolicy.has_value());
+  CHECK_FALSE(parseConfig("", "cfg.yaml").envoyGateway.rateLimit.has_value());
   CHECK(parseConfig("envoyGateway: {enableEnvoyPatchPolicy: true}\n", "cfg.yaml")
-            .envoyGateway.enableEnvoyPatchPolicy);
+            .envoyGateway.enableEnvoyPatchPolicy == true);
+  CHECK(parseConfig("envoyGateway: {rateLimit: false}\n", "cfg.yaml").envoyGateway.rateLimit ==
+        false);
+  CHECK_THROWS_AS(parseConfig("envoyGateway: {rateLimit: 1}\n", "cfg.yaml"), ConfigError);
   CHECK_THROWS_AS(parseConfig("envoyGateway: {enableEnvoyPatchPolicy: maybe}\n", "cfg.yaml"),
                   ConfigError);
   CHECK_THROWS_AS(parseConfig("envoyGateway: {enableLua: true}\n", "cfg.yaml"), ConfigError);

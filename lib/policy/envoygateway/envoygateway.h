@@ -30,10 +30,12 @@ struct Problem {
 
 // The first problem of `policy`'s spec that Envoy Gateway reports as Invalid, if any. Only
 // checks that need nothing but the spec and the objects it names.
-// Objects declared under `external:` are there, though not readable.
+// Objects declared under `external:` are there, though not readable; `settings` are
+// controllerSettings().
 std::optional<Problem> validate(const Policy& policy, const model::Store& store,
                                 const graph::Topology& topology,
-                                const std::vector<config::ExternalObject>& external);
+                                const std::vector<config::ExternalObject>& external,
+                                const config::EnvoyGatewaySettings& settings);
 
 // Every problem of `object`'s spec the translator reports (the first only, with `firstOnly`):
 // an Envoy Gateway policy kind, or an EnvoyProxy. The checks are one table in validation.cpp,
@@ -43,7 +45,8 @@ std::vector<Problem> validateAll(const model::Resource& object, const model::Sto
                                  const graph::ReferenceGrantIndex& grants,
                                  const std::vector<config::ExternalObject>& external,
                                  bool firstOnly, const Policy* policy = nullptr,
-                                 const graph::Topology* topology = nullptr);
+                                 const graph::Topology* topology = nullptr,
+                                 const config::EnvoyGatewaySettings* settings = nullptr);
 
 // Whether a parametersRef names an EnvoyProxy.
 bool namesEnvoyProxy(yaml::NodeRef ref);
@@ -61,6 +64,13 @@ bool mergesGateways(const model::Store& store, const model::Resource* gatewayCla
 // The EnvoyProxy the translator hands a Gateway (and its policies): the one the Gateway (or a
 // ListenerSet's parent) names, else its GatewayClass's; null when none.
 const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gateway& gateway);
+
+// Envoy Gateway's own settings as far as the run knows them: `.policygraph.yaml`'s
+// `envoyGateway:` first, then the EnvoyGateway resource of an `envoy-gateway-config` ConfigMap
+// in the repository (under `envoy-gateway.yaml`, as Envoy Gateway's Helm chart renders it);
+// a setting neither gives stays unset.
+config::EnvoyGatewaySettings controllerSettings(const model::Store& store,
+                                                const config::Config& config);
 
 // Every backendRef an EnvoyProxy's telemetry sends to, in the order the translator reads them:
 // access log sinks (ALS, OpenTelemetry) unless the access log is disabled, the tracing

@@ -24,6 +24,7 @@
 #include "lib/graph/envoy_backends.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/family.h"
+#include "lib/yaml/parser.h"
 
 namespace pg::policy::envoygateway {
 
@@ -229,7 +230,8 @@ class ObjectStatusWriter {
   }
 
   void writePatchPolicies() {
-    const bool enabled = context_.config.envoyGateway.enableEnvoyPatchPolicy;
+    const bool enabled =
+        controllerSettings(context_.store, context_.config).enableEnvoyPatchPolicy.value_or(false);
     const bool merged = !mergingClasses_.empty();
     for (const model::Resource* policy : context_.store.ofKind(kGroup, "EnvoyPatchPolicy")) {
       yaml::NodeRef target = policy->spec().get("targetRef");
@@ -364,6 +366,29 @@ const model::Resource* envoyProxyOf(const model::Store& store, const graph::Gate
   if (namesEnvoyProxy(root.resource->spec().get("infrastructure").get("parametersRef")))
     return gatewayEnvoyProxy(store, *root.resource);
   return root.gatewayClass ? classEnvoyProxy(store, *root.gatewayClass) : nullptr;
+}
+
+config::EnvoyGatewaySettings controllerSettings(const model::Store& store,
+                                                const config::Config& config) {
+  config::EnvoyGatewaySettings settings = config.envoyGateway;
+  for (const model::Resource* map : store.ofKind("", "ConfigMap")) {
+    if (map->name != "envoy-gateway-config") continue;
+    const yaml::NodeRef text = map->node.get("data").get("envoy-gateway.yaml");
+    if (!text.isScalar()) continue;
+    const yaml::ParseResult parsed = yaml::parse(std::string(text.str()), {}, false);
+    if (!parsed.tree || parsed.tree->documents().empty()) continue;
+    const yaml::NodeRef resource = parsed.tree->root(0);
+    if (resource.get("kind").str() != "EnvoyGateway") continue;
+    if (!settings.enableEnvoyPatchPolicy)
+      settings.enableEnvoyPatchPolicy =
+          resource.get("extensionApis").get("enableEnvoyPatchPolicy").asBool().value_or(false);
+    if (!settings.rateLimit) {
+      const yaml::NodeRef rateLimit = resource.get("rateLimit");
+      settings.rateLimit = rateLimit && !rateLimit.isNull();
+    }
+    break;
+  }
+  return settings;
 }
 
 std::vector<yaml::NodeRef> telemetryBackendRefs(const model::Resource& proxy) {

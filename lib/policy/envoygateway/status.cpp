@@ -64,10 +64,12 @@ class StatusWriter {
       if (p.profile == &profile_) policies_.push_back(&p);
     std::stable_sort(policies_.begin(), policies_.end(),
                      [](const Policy* a, const Policy* b) { return established(*a, *b); });
+    const config::EnvoyGatewaySettings settings =
+        controllerSettings(context_.store, context_.config);
     for (Policy* p : policies_) {
       if (!p->invalidMessage.empty()) continue;
       if (std::optional<Problem> problem =
-              validate(*p, context_.store, context_.topology, context_.config.external)) {
+              validate(*p, context_.store, context_.topology, context_.config.external, settings)) {
         p->invalidMessage = std::move(problem->message);
         p->invalidAt = problem->at;
       }

@@ -78,11 +78,20 @@ struct Context {
   const Policy* policy = nullptr;  // with `topology`: for checks on the targets
   const graph::Topology* topology = nullptr;
   std::vector<Problem> problems;
+  const config::EnvoyGatewaySettings* settings = nullptr;  // the controller's, when known
 
   void fail(std::string message, yaml::NodeRef at) {
     problems.push_back(Problem{std::move(message), at});
   }
 };
+
+// The key node of `name` in a mapping (where a finding about the whole field points), null
+// when the mapping has no such key.
+yaml::NodeRef keyOf(yaml::NodeRef mapping, std::string_view name) {
+  for (auto [key, value] : mapping.entries())
+    if (key.str() == name) return key;
+  return {};
+}
 
 // The feature a top-level field configures, as the translator names it in messages.
 std::string featureName(std::string_view key) {
@@ -249,6 +258,16 @@ void checkRateLimit(Context& c) {
       return;
     }
   }
+  // Global limits need Envoy Gateway's rate limit service (buildGlobalRateLimit), which its
+  // own configuration turns on; checked only when that configuration is known.
+  if (const yaml::NodeRef global = rateLimit.get("global");
+      global.isMapping() && type != "Local" && c.settings && c.settings->rateLimit == false) {
+    c.fail(
+        "RateLimit: enable Ratelimit in the EnvoyGateway config to configure global "
+        "rateLimit.",
+        keyOf(rateLimit, "global"));
+    return;
+  }
   const yaml::NodeRef local = rateLimit.get("local");
   if (type != "Global" && local.isMapping()) {
     yaml::NodeRef fallback;
@@ -378,9 +397,9 @@ void checkSizes(Context& c) {
                      "limit value " + std::string(limit.str()) +
                          " is out of range, must be between 0 and 4294967295");
   if (!requestBuffer.isMapping() || c.problems.size() != before) return;
-  for (auto [key, value] : c.spec.entries())
-    if (key.str() == "httpUpgrade" && value.size() > 0)
-      c.fail("RequestBuffer: requestBuffer cannot be used together with httpUpgrade.", key);
+  if (c.spec.get("httpUpgrade").size() > 0)
+    c.fail("RequestBuffer: requestBuffer cannot be used together with httpUpgrade.",
+           keyOf(c.spec, "httpUpgrade"));
 }
 
 // Envoy's bandwidth limit filter works in KiB/s: a smaller limit cannot be expressed.
@@ -560,9 +579,9 @@ void checkHeaders(Context& c) {
       for (yaml::NodeRef header : modifier.get(op).items()) {
         std::string_view key = header.get("name").str();
         if (key.empty())
-          c.fail("Headers: " + name + " cannot " + std::string(op) +
-                     " a header with an empty name.",
-                 header);
+          c.fail(
+              "Headers: " + name + " cannot " + std::string(op) + " a header with an empty name.",
+              header);
         else if (key.find_first_of("/:") != std::string_view::npos)
           c.fail("Headers: " + name + " cannot " + std::string(op) +
                      " a header with a '/' or ':' character in them.",
@@ -1569,8 +1588,9 @@ std::vector<Problem> validateAll(const model::Resource& object, const model::Sto
                                  const graph::ReferenceGrantIndex& grants,
                                  const std::vector<config::ExternalObject>& external,
                                  bool firstOnly, const Policy* policy,
-                                 const graph::Topology* topology) {
-  Context c{object, store, grants, object.spec(), external, policy, topology, {}};
+                                 const graph::Topology* topology,
+                                 const config::EnvoyGatewaySettings* settings) {
+  Context c{object, store, grants, object.spec(), external, policy, topology, {}, settings};
   if (!c.spec.isMapping()) return {};
   for (const Check& check : kChecks) {
     if (!appliesTo(check, object.kind)) continue;
@@ -1585,9 +1605,10 @@ std::vector<Problem> validateAll(const model::Resource& object, const model::Sto
 
 std::optional<Problem> validate(const Policy& policy, const model::Store& store,
                                 const graph::Topology& topology,
-                                const std::vector<config::ExternalObject>& external) {
-  std::vector<Problem> problems =
-      validateAll(*policy.resource, store, topology.grants, external, true, &policy, &topology);
+                                const std::vector<config::ExternalObject>& external,
+                                const config::EnvoyGatewaySettings& settings) {
+  std::vector<Problem> problems = validateAll(*policy.resource, store, topology.grants, external,
+                                              true, &policy, &topology, &settings);
   if (problems.empty()) return std::nullopt;
   return std::move(problems.front());
 }
