@@ -93,6 +93,41 @@ yaml::NodeRef keyOf(yaml::NodeRef mapping, std::string_view name) {
   return {};
 }
 
+// Whether a ClientTrafficPolicy reaches a listener `accepts` takes (a listener of the
+// targeted Gateway or ListenerSet, or the one its sectionName names): the translator builds,
+// and checks, each part of the policy only on the listeners that part applies to
+// (clienttrafficpolicy.go translateClientTrafficPolicyForListener). True without a policy.
+template <typename Accepts>
+bool reachesListener(const Context& c, Accepts&& accepts) {
+  if (!c.policy) return true;
+  for (const Target& t : c.policy->targets) {
+    if (!t.attached() || !t.resource) continue;
+    for (yaml::NodeRef listener : t.resource->spec().get("listeners").items())
+      if ((t.sectionName.empty() || listener.get("name").str() == t.sectionName) &&
+          accepts(listener))
+        return true;
+  }
+  return false;
+}
+
+// TLS settings (ciphers, client validation) apply where TLS terminates: HTTPS, or TLS not in
+// Passthrough mode (buildListenerTLSParameters).
+bool reachesTlsListener(const Context& c) {
+  return reachesListener(c, [](yaml::NodeRef listener) {
+    const std::string_view protocol = listener.get("protocol").str();
+    return protocol == "HTTPS" ||
+           (protocol == "TLS" && listener.get("tls").get("mode").str() != "Passthrough");
+  });
+}
+
+// Header, HTTP/1 and HTTP/2 settings apply to HTTP and HTTPS listeners.
+bool reachesHttpListener(const Context& c) {
+  return reachesListener(c, [](yaml::NodeRef listener) {
+    const std::string_view protocol = listener.get("protocol").str();
+    return protocol == "HTTP" || protocol == "HTTPS";
+  });
+}
+
 // The feature a top-level field configures, as the translator names it in messages.
 std::string featureName(std::string_view key) {
   if (key == "circuitBreaker") return "CircuitBreaker";
@@ -375,7 +410,9 @@ void checkSizes(Context& c) {
                      kMaxUint32,
                      "BufferLimit value " + std::string(buffer.str()) + " is out of range" +
                          (client ? ", must be between 0 and 4294967295" : ""));
+  const bool http = !client || reachesHttpListener(c);
   for (std::string_view window : {"initialStreamWindowSize", "initialConnectionWindowSize"}) {
+    if (!http) break;
     const yaml::NodeRef value = c.spec.get("http2").get(window);
     const std::string name = capitalized(window);
     checkQuantityRange(c, value, "HTTP2", name, 65535, 2147483647,
@@ -383,6 +420,7 @@ void checkSizes(Context& c) {
                            " is out of range, must be between 65535 and 2147483647");
   }
   if (client) {
+    if (!http) return;
     const yaml::NodeRef bytes = c.spec.get("headers").get("maxRequestHeaderBytes");
     checkQuantityRange(
         c, bytes, "Headers", "MaxRequestHeaderBytes", 1024,
@@ -452,24 +490,6 @@ constexpr std::string_view kCipherSuites[] = {
     "AES256-SHA",
     "TLS_RSA_WITH_AES_256_CBC_SHA",
 };
-
-// Whether a ClientTrafficPolicy reaches a listener that terminates TLS (HTTPS, or TLS not in
-// Passthrough mode): the translator builds TLS settings, and checks them, only there
-// (clienttrafficpolicy.go buildListenerTLSParameters).
-bool reachesTlsListener(const Context& c) {
-  if (!c.policy) return true;
-  for (const Target& t : c.policy->targets) {
-    if (!t.attached() || !t.resource) continue;
-    for (yaml::NodeRef listener : t.resource->spec().get("listeners").items()) {
-      if (!t.sectionName.empty() && listener.get("name").str() != t.sectionName) continue;
-      const std::string_view protocol = listener.get("protocol").str();
-      if (protocol == "HTTPS" ||
-          (protocol == "TLS" && listener.get("tls").get("mode").str() != "Passthrough"))
-        return true;
-    }
-  }
-  return false;
-}
 
 // A ClientTrafficPolicy's TLS ciphers must be ones Envoy knows, named exactly (the first
 // unknown one is reported).
@@ -570,6 +590,7 @@ bool isHeaderValue(std::string_view value) {
 // must leave something valid to do.
 void checkHeaders(Context& c) {
   yaml::NodeRef headers = c.spec.get("headers");
+  if (!headers.isMapping() || !reachesHttpListener(c)) return;
   for (std::string_view group : {"earlyRequestHeaders", "lateResponseHeaders"}) {
     const yaml::NodeRef modifier = headers.get(group);
     if (!modifier.isMapping()) continue;
