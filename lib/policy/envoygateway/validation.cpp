@@ -491,6 +491,56 @@ constexpr std::string_view kCipherSuites[] = {
     "TLS_RSA_WITH_AES_256_CBC_SHA",
 };
 
+// Whether an exact hostname falls under a listener's hostname (empty: any; `*.x`: one or more
+// labels before `.x`).
+bool underListenerHostname(std::string_view host, std::string_view listener) {
+  if (listener.empty()) return true;
+  if (!listener.starts_with("*.")) return host == listener;
+  const std::string_view suffix = listener.substr(1);
+  return host.size() > suffix.size() && host.ends_with(suffix);
+}
+
+// A ClientTrafficPolicy's HTTP/1.0 default host (clienttrafficpolicy.go translateHTTP1Settings):
+// an HTTP/1.0 request has no Host, so Envoy gives it the listener's hostname; a listener with
+// none, or a wildcard, needs exactly one route host without a wildcard to take instead, counted
+// as the translator builds routes: once per rule and match of each attached route.
+void checkHttp10DefaultHost(Context& c) {
+  const yaml::NodeRef use = c.spec.get("http1").get("http10").get("useDefaultHost");
+  if (use.asBool() != true || !c.policy || !c.topology) return;
+  for (const Target& t : c.policy->targets) {
+    const graph::Gateway* gateway = c.topology->findGateway(t.namespace_, t.name, t.kind);
+    if (!gateway) continue;
+    for (const graph::Listener& listener : gateway->listeners) {
+      if (!t.sectionName.empty() && listener.name != t.sectionName) continue;
+      if (listener.protocol != "HTTP" && listener.protocol != "HTTPS") continue;
+      if (!listener.hostname.empty() && listener.hostname.find('*') == std::string_view::npos)
+        continue;
+      std::size_t hosts = 0;
+      for (const graph::Route& route : c.topology->routes) {
+        const bool attached = std::any_of(
+            route.parents.begin(), route.parents.end(), [&](const graph::RouteParent& parent) {
+              return std::find(parent.listeners.begin(), parent.listeners.end(), &listener) !=
+                     parent.listeners.end();
+            });
+        if (!attached) continue;
+        std::size_t exact = 0;
+        for (std::string_view host : route.hostnames)
+          if (host.find('*') == std::string_view::npos &&
+              underListenerHostname(host, listener.hostname))
+            ++exact;
+        for (const graph::RouteRule& rule : route.rules)
+          hosts += exact * std::max<std::size_t>(1, rule.node.get("matches").size());
+      }
+      if (hosts == 1) continue;
+      c.fail(std::string("HTTP1: cannot set http10 default host on listener with only wildcard "
+                         "hostnames") +
+                 (hosts > 1 ? " and more than one possible default route." : "."),
+             use);
+      return;
+    }
+  }
+}
+
 // A ClientTrafficPolicy's TLS ciphers must be ones Envoy knows, named exactly (the first
 // unknown one is reported).
 void checkCipherSuites(Context& c) {
@@ -1576,6 +1626,8 @@ constexpr Check kChecks[] = {
     {"securitypolicy.go validateAuthorizationGeoIP (client IP detection, EnvoyProxy geoIP "
      "databases)",
      "SecurityPolicy", "Invalid", checkGeoIp},
+    {"clienttrafficpolicy.go translateHTTP1Settings (HTTP/1.0 default host)", "ClientTrafficPolicy",
+     "Invalid", checkHttp10DefaultHost},
     {"clienttrafficpolicy.go validatePortOverlapForClientTrafficPolicy", "ClientTrafficPolicy",
      "Invalid", checkClientTrafficPolicyPorts},
     {"envoyproxy_validate.go validateProvider / validateService", "EnvoyProxy", "InvalidParameters",
