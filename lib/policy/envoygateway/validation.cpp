@@ -443,18 +443,28 @@ void checkSizes(Context& c) {
 // Envoy's bandwidth limit filter works in KiB/s: a smaller limit cannot be expressed.
 void checkBandwidthLimit(Context& c) {
   for (std::string_view direction : {"request", "response"}) {
-    yaml::NodeRef limit = c.spec.get("bandwidthLimit").get(direction).get("limit");
-    std::optional<std::int64_t> bytes = limit.get("value").asInt();
-    if (!bytes) continue;
-    std::string_view unit = limit.get("unit").str();
-    double perSecond = static_cast<double>(*bytes);
-    if (unit == "Minute") perSecond /= 60;
-    if (unit == "Hour") perSecond /= 3600;
-    if (perSecond < 1024)
-      c.fail("BandwidthLimit: " + std::string(direction) + ": bandwidth limit of " +
-                 std::to_string(*bytes) + " bytes per " + std::string(unit) +
-                 " is below the minimum of 1 KiB/s.",
-             limit.get("value"));
+    const yaml::NodeRef limit = c.spec.get("bandwidthLimit").get(direction).get("limit");
+    const yaml::NodeRef value = limit.get("value");
+    if (!value || value.isNull()) continue;
+    const std::string prefix = "BandwidthLimit: " + std::string(direction);
+    // A Quantity (bandwidthToKibps): "1Mi" per second is 1024 KiB/s.
+    const std::optional<std::int64_t> bytes = quantityAsInt(value.str());
+    if (!bytes) {
+      c.fail(prefix + " limit value must be convertible to an int64.", value);
+      return;
+    }
+    if (*bytes < 0) {
+      c.fail(prefix + " limit value must be positive.", value);
+      return;
+    }
+    const std::string_view unit = limit.get("unit").str();
+    const std::int64_t seconds = unit == "Minute" ? 60 : unit == "Hour" ? 3600 : 1;
+    if (*bytes / (seconds * 1024) == 0) {
+      c.fail(prefix + ": bandwidth limit of " + std::to_string(*bytes) + " bytes per " +
+                 std::string(unit) + " is below the minimum of 1 KiB/s.",
+             value);
+      return;
+    }
   }
 }
 
