@@ -230,6 +230,16 @@ std::int64_t unitSeconds(std::string_view unit) {
 // expression that compiles), a path pattern that compiles, a source CIDR that parses.
 bool checkRateLimitSelector(Context& c, yaml::NodeRef selector) {
   const std::string prefix = "RateLimit: ";
+  // The CRD asks for one of the fields; an empty list passes it and selects nothing.
+  if (selector.get("headers").size() == 0 && selector.get("methods").size() == 0 &&
+      !selector.get("path").isMapping() && !selector.get("sourceCIDR").isMapping() &&
+      selector.get("queryParams").size() == 0) {
+    c.fail(prefix +
+               "unable to translate rateLimit. At least one of the header or method or path or "
+               "sourceCIDR or queryParameters must be specified.",
+           selector);
+    return false;
+  }
   for (yaml::NodeRef header : selector.get("headers").items()) {
     const std::string_view type = header.get("type") ? header.get("type").str() : "Exact";
     const yaml::NodeRef value = header.get("value");
