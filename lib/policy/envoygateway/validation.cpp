@@ -1050,6 +1050,12 @@ void checkAuthorizationRules(Context& c) {
         c.fail(prefix + "invalid CIDR address: " + std::string(cidr.str()) + ".", cidr);
         return;
       }
+    if (const yaml::NodeRef path = rule.get("operation").get("path");
+        path.get("type").str() == "RegularExpression")
+      if (const std::string error = regexError(path.get("value").str()); !error.empty()) {
+        c.fail(prefix + "error parsing regexp: " + error + ".", path.get("value"));
+        return;
+      }
     const yaml::NodeRef cel = rule.get("cel");
     if (!cel.isScalar() || cel.isNull()) continue;
     if (const std::optional<cel::CompileError> error = cel::syntaxError(cel.str());
@@ -1630,8 +1636,9 @@ constexpr Check kChecks[] = {
      "SecurityPolicy", "Invalid", checkBasicAuth},
     {"securitypolicy.go buildAPIKeyAuth (validateSecretRef, duplicated keys)", "SecurityPolicy",
      "Invalid", checkApiKeys},
-    {"securitypolicy.go buildAuthorization (parseCIDR, validCELExpression)", "SecurityPolicy",
-     "Invalid", checkAuthorizationRules},
+    {"securitypolicy.go buildAuthorization (parseCIDR, validateAuthorizationOperation, "
+     "validCELExpression)",
+     "SecurityPolicy", "Invalid", checkAuthorizationRules},
     {"securitypolicy.go buildOIDC (provider backendRefs, validateTokenEndpoint, client ID and "
      "secret Secrets, extractRedirectPath)",
      "SecurityPolicy", "Invalid", checkOidc},
