@@ -171,18 +171,25 @@ bool isPrime(std::int64_t n) {
   return true;
 }
 
-void checkLoadBalancer(Context& c) {
-  yaml::NodeRef size = c.spec.get("loadBalancer").get("consistentHash").get("tableSize");
+// Cluster settings (clustersettings.go translateTrafficFeatures), of a BackendTrafficPolicy's
+// spec or of an external service's `backendSettings`; `prefix` is how the translator prefixes
+// the problem ("LoadBalancer: " and "Retry: " at the top level, the feature's "ExtAuth: "
+// inside one).
+void checkLoadBalancerOf(Context& c, const std::string& prefix, yaml::NodeRef settings) {
+  yaml::NodeRef size = settings.get("loadBalancer").get("consistentHash").get("tableSize");
   std::optional<std::int64_t> n = size.asInt();
   if (n && (*n > kMaxConsistentHashTableSize || !isPrime(*n)))
-    c.fail("LoadBalancer: ConsistentHash: invalid TableSize value " + std::to_string(*n) + ".",
-           size);
+    c.fail(prefix + "ConsistentHash: invalid TableSize value " + std::to_string(*n) + ".", size);
 }
 
-void checkRetry(Context& c) {
+void checkLoadBalancer(Context& c) {
+  checkLoadBalancerOf(c, "LoadBalancer: ", c.spec);
+}
+
+void checkRetryOf(Context& c, const std::string& prefix, yaml::NodeRef settings) {
   // The field is `backOff`; the translator's case-insensitive decoding also reads `backoff`,
   // which the API server refuses (an unknown field) but an object without a schema may hold.
-  yaml::NodeRef perRetry = c.spec.get("retry").get("perRetry");
+  yaml::NodeRef perRetry = settings.get("retry").get("perRetry");
   yaml::NodeRef backoff = perRetry.get("backOff");
   if (!backoff) backoff = perRetry.get("backoff");
   yaml::NodeRef base = backoff.get("baseInterval");
@@ -190,14 +197,18 @@ void checkRetry(Context& c) {
   std::optional<double> b = base ? parseDuration(base.str()) : std::nullopt;
   std::optional<double> m = max ? parseDuration(max.str()) : std::nullopt;
   if (b && *b == 0) {
-    c.fail("Retry: baseInterval cannot be set to 0s.", base);
+    c.fail(prefix + "baseInterval cannot be set to 0s.", base);
     return;
   }
   if (m && *m == 0) {
-    c.fail("Retry: maxInterval cannot be set to 0s.", max);
+    c.fail(prefix + "maxInterval cannot be set to 0s.", max);
     return;
   }
-  if (b && m && *m < *b) c.fail("Retry: maxInterval cannot be less than baseInterval.", max);
+  if (b && m && *m < *b) c.fail(prefix + "maxInterval cannot be less than baseInterval.", max);
+}
+
+void checkRetry(Context& c) {
+  checkRetryOf(c, "Retry: ", c.spec);
 }
 
 // Go's net.ParseCIDR: an address with a prefix length no longer than the address.
@@ -808,14 +819,28 @@ void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef se
   }
 }
 
+// The `backendSettings` of an external service (ext auth, ext proc, an OIDC provider, a
+// remote JWKS), built like a BackendTrafficPolicy's cluster settings under the feature's name.
+void checkBackendSettingsOf(Context& c, const std::string& feature, yaml::NodeRef service) {
+  const yaml::NodeRef settings = service.get("backendSettings");
+  if (!settings.isMapping()) return;
+  const yaml::NodeRef buffer = settings.get("connection").get("bufferLimit");
+  checkQuantityRange(c, buffer, feature, "BufferLimit", 0, kMaxUint32,
+                     "BufferLimit value " + std::string(buffer.str()) + " is out of range");
+  checkLoadBalancerOf(c, feature + ": ", settings);
+  checkRetryOf(c, feature + ": ", settings);
+}
+
 // SecurityPolicy ext auth: its backends, then the context extensions read from a ConfigMap
 // or Secret in the policy's namespace, which must hold the key named
 // (securitypolicy.go buildExtAuth, buildContextExtensions).
 void checkExtAuthBackends(Context& c) {
   const yaml::NodeRef extAuth = c.spec.get("extAuth");
   const std::size_t before = c.problems.size();
-  checkBackendRefsOf(c, "ExtAuth", extAuth.get("http"));
-  checkBackendRefsOf(c, "ExtAuth", extAuth.get("grpc"));
+  for (std::string_view protocol : {"http", "grpc"}) {
+    checkBackendRefsOf(c, "ExtAuth", extAuth.get(protocol));
+    checkBackendSettingsOf(c, "ExtAuth", extAuth.get(protocol));
+  }
   if (c.problems.size() != before) return;
   const std::string_view ns = c.object.namespace_;
   for (yaml::NodeRef extension : extAuth.get("contextExtensions").items()) {
@@ -846,8 +871,10 @@ void checkExtAuthBackends(Context& c) {
 }
 
 void checkExtProcBackends(Context& c) {
-  for (yaml::NodeRef extProc : c.spec.get("extProc").items())
+  for (yaml::NodeRef extProc : c.spec.get("extProc").items()) {
     checkBackendRefsOf(c, "ExtProc", extProc);
+    checkBackendSettingsOf(c, "ExtProc", extProc);
+  }
 }
 
 // A Secret reference of a policy, as validate.go validateSecretRef checks it: no group, kind
@@ -1103,6 +1130,7 @@ void checkOidc(Context& c) {
   const yaml::NodeRef provider = oidc.get("provider");
   const std::size_t before = c.problems.size();
   checkBackendRefsOf(c, "OIDC", provider);
+  checkBackendSettingsOf(c, "OIDC", provider);
   if (c.problems.size() != before) return;
   if (const yaml::NodeRef token = provider.get("tokenEndpoint");
       token && provider.get("authorizationEndpoint") &&
@@ -1219,6 +1247,7 @@ void checkJwtProviders(Context& c) {
   for (yaml::NodeRef provider : providers.items()) {
     const std::size_t before = c.problems.size();
     checkBackendRefsOf(c, "JWT", provider.get("remoteJWKS"));
+    checkBackendSettingsOf(c, "JWT", provider.get("remoteJWKS"));
     if (c.problems.size() != before) return;
     const yaml::NodeRef local = provider.get("localJWKS");
     if (local.get("type").str() != "ValueRef") continue;
