@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lib/graph/topology.h"
@@ -111,6 +112,9 @@ struct Policy {
   // A structural problem that makes the whole policy invalid (status Invalid).
   std::string invalidMessage;
   yaml::NodeRef invalidAt;
+  // When the controller reports several problems in one message (Envoy Gateway joins every
+  // feature's), each one at its field; empty when `invalidMessage` is the only one.
+  std::vector<std::pair<std::string, yaml::NodeRef>> invalidProblems;
   // A reference its controller cannot resolve, with the reason the status gives (a
   // BackendTLSPolicy's CA certificates: NoValidCACertificate). Unlike an invalid policy, it
   // still holds its targets: the controller picks it, and the backends cannot be used.

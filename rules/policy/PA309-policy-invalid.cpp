@@ -18,9 +18,13 @@ void check(Context& ctx) {
       continue;
     }
     if (p.invalidMessage.empty() || p.profile->family == policy::Family::Kuadrant) continue;
-    reportOn(ctx, p, p.invalidAt ? p.invalidAt : p.resource->spec(),
-             p.profile->kind + " " + p.key() +
-                 " is rejected (status Accepted False, Invalid): " + p.invalidMessage);
+    const std::string rejected =
+        p.profile->kind + " " + p.key() + " is rejected (status Accepted False, Invalid): ";
+    // Each problem of several at its own field.
+    for (const auto& [message, at] : p.invalidProblems)
+      reportOn(ctx, p, at ? at : p.resource->spec(), rejected + message);
+    if (p.invalidProblems.empty())
+      reportOn(ctx, p, p.invalidAt ? p.invalidAt : p.resource->spec(), rejected + p.invalidMessage);
   }
 }
 

@@ -28,14 +28,14 @@ struct Problem {
   yaml::NodeRef at;
 };
 
-// The first problem of `policy`'s spec that Envoy Gateway reports as Invalid, if any. Only
-// checks that need nothing but the spec and the objects it names.
-// Objects declared under `external:` are there, though not readable; `settings` are
-// controllerSettings().
-std::optional<Problem> validate(const Policy& policy, const model::Store& store,
-                                const graph::Topology& topology,
-                                const std::vector<config::ExternalObject>& external,
-                                const config::EnvoyGatewaySettings& settings);
+// Every problem of `policy`'s spec that Envoy Gateway reports as Invalid, in the
+// translator's order (it joins them in one message). Only checks that need nothing but the
+// spec and the objects it names. Objects declared under `external:` are there, though not
+// readable; `settings` are controllerSettings().
+std::vector<Problem> validate(const Policy& policy, const model::Store& store,
+                              const graph::Topology& topology,
+                              const std::vector<config::ExternalObject>& external,
+                              const config::EnvoyGatewaySettings& settings);
 
 // Every problem of `object`'s spec the translator reports (the first only, with `firstOnly`):
 // an Envoy Gateway policy kind, or an EnvoyProxy. The checks are one table in validation.cpp,

@@ -68,11 +68,24 @@ class StatusWriter {
         controllerSettings(context_.store, context_.config);
     for (Policy* p : policies_) {
       if (!p->invalidMessage.empty()) continue;
-      if (std::optional<Problem> problem =
-              validate(*p, context_.store, context_.topology, context_.config.external, settings)) {
-        p->invalidMessage = std::move(problem->message);
-        p->invalidAt = problem->at;
+      std::vector<Problem> problems =
+          validate(*p, context_.store, context_.topology, context_.config.external, settings);
+      if (problems.empty()) continue;
+      // One message, as errors.Join and Error2ConditionMsg write it: one line per problem,
+      // a period only at the end.
+      for (std::size_t i = 0; i < problems.size(); ++i) {
+        std::string_view line = problems[i].message;
+        if (i + 1 < problems.size()) {
+          if (line.ends_with('.')) line.remove_suffix(1);
+          p->invalidMessage.append(line).append("\n");
+        } else {
+          p->invalidMessage.append(line);
+        }
       }
+      p->invalidAt = problems.front().at;
+      if (problems.size() > 1)
+        for (Problem& problem : problems)
+          p->invalidProblems.emplace_back(std::move(problem.message), problem.at);
     }
     // Routes some policy of the kind names: they override the Gateway-side policies, even
     // when that route policy is itself rejected.

@@ -68,7 +68,7 @@ bool isDurationField(std::string_view key) {
 }
 
 // What a check sees: the object, its spec, and the objects it may name. A check reports
-// with `fail`; the policy kinds keep the first problem, EnvoyProxy all of them.
+// with `fail`; the translator joins every problem in one message.
 struct Context {
   const model::Resource& object;
   const model::Store& store;
@@ -706,7 +706,7 @@ void checkHeaders(Context& c) {
     if (valid == 0)
       c.fail("Headers: " + name +
                  " did not provide valid configuration to add/set/remove any headers.",
-             modifier);
+             keyOf(headers, group));
   }
 }
 
@@ -1627,7 +1627,7 @@ struct Check {
 
 constexpr std::string_view kPolicies = "*";
 
-// Every check, in the order the translator runs them: a policy reports the first problem.
+// Every check, in the order the translator runs them: a policy reports every problem, joined.
 constexpr Check kChecks[] = {
     {"every policy: time.ParseDuration / metav1.Duration of duration fields", kPolicies, "Invalid",
      checkDurations},
@@ -1732,14 +1732,12 @@ std::vector<Problem> validateAll(const model::Resource& object, const model::Sto
   return std::move(c.problems);
 }
 
-std::optional<Problem> validate(const Policy& policy, const model::Store& store,
-                                const graph::Topology& topology,
-                                const std::vector<config::ExternalObject>& external,
-                                const config::EnvoyGatewaySettings& settings) {
-  std::vector<Problem> problems = validateAll(*policy.resource, store, topology.grants, external,
-                                              true, &policy, &topology, &settings);
-  if (problems.empty()) return std::nullopt;
-  return std::move(problems.front());
+std::vector<Problem> validate(const Policy& policy, const model::Store& store,
+                              const graph::Topology& topology,
+                              const std::vector<config::ExternalObject>& external,
+                              const config::EnvoyGatewaySettings& settings) {
+  return validateAll(*policy.resource, store, topology.grants, external, false, &policy, &topology,
+                     &settings);
 }
 
 }  // namespace pg::policy::envoygateway
