@@ -1210,8 +1210,9 @@ bool parsesAsEmail(std::string_view text) {
 
 // SecurityPolicy JWT providers (securitypolicy.go validateJWTProvider, then buildLocalJWKS),
 // provider by provider: an issuer with `:` must be a URI, one with `@` an email address; a
-// remote JWKS URI must parse; claim-to-header entries need both names; a local JWKS from a
-// ConfigMap needs the ConfigMap, in the policy's namespace, with data.
+// remote JWKS URI must parse; claim-to-header entries need both names; then no two providers
+// may share a name; a local JWKS from a ConfigMap needs the ConfigMap, in the policy's
+// namespace, with data.
 void checkJwtProviders(Context& c) {
   const yaml::NodeRef providers = c.spec.get("jwt").get("providers");
   for (yaml::NodeRef provider : providers.items()) {
@@ -1243,6 +1244,16 @@ void checkJwtProviders(Context& c) {
         return;
       }
     }
+  }
+  // Provider names key Envoy's JWT filter configuration: one name, one provider.
+  std::vector<std::string_view> names;
+  for (yaml::NodeRef provider : providers.items()) {
+    const yaml::NodeRef name = provider.get("name");
+    if (std::find(names.begin(), names.end(), name.str()) != names.end()) {
+      c.fail("JWT: provider name " + std::string(name.str()) + " must be unique.", name);
+      return;
+    }
+    names.push_back(name.str());
   }
   for (yaml::NodeRef provider : providers.items()) {
     const std::size_t before = c.problems.size();
