@@ -77,6 +77,10 @@ config::EnvoyGatewaySettings controllerSettings(const model::Store& store,
 // provider, then OpenTelemetry metrics sinks.
 std::vector<yaml::NodeRef> telemetryBackendRefs(const model::Resource& proxy);
 
+// Whether a Secret or ConfigMap holds a CA certificate as Envoy Gateway reads one: under
+// `ca.crt`, else as its only entry (a Secret's `stringData` counted with its `data`).
+bool holdsCaCertificate(const model::Resource& object);
+
 // A field of a mapping as Go's JSON decoder finds it: the exact key, else one that differs
 // in case only. Envoy Gateway's own manifests rely on it (`Name:`, `Kind:` in backendRefs).
 yaml::NodeRef goField(yaml::NodeRef map, std::string_view key);

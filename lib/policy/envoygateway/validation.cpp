@@ -634,13 +634,7 @@ void checkClientValidation(Context& c) {
       c.fail(prefix + word + " " + named + " does not exist.", at);
       return;
     }
-    std::size_t entries = object->node.get("data").size();
-    bool hasCa = static_cast<bool>(object->node.get("data").get("ca.crt"));
-    if (kind == "Secret") {
-      entries += object->node.get("stringData").size();
-      hasCa = model::secretHasKey(*object, "ca.crt");
-    }
-    if (!hasCa && entries != 1) {
+    if (!holdsCaCertificate(*object)) {
       c.fail(prefix + "ref " + word + " [" + named + "] has no key ca.crt and more than one entry.",
              at);
       return;
@@ -807,12 +801,7 @@ void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef se
     }
     std::optional<std::int64_t> number = port.asInt();
     if (!target || !number) continue;
-    bool found = false;
-    for (yaml::NodeRef p : target->spec().get("ports").items()) {
-      std::string_view protocol = p.get("protocol") ? p.get("protocol").str() : "TCP";
-      if (p.get("port").asInt() == number && protocol == "TCP") found = true;
-    }
-    if (!found)
+    if (!graph::servicePortExists(*target, *number, "TCP"))
       c.fail(feature + ": TCP Port " + std::to_string(*number) + " not found on service " +
                  std::string(ns) + "/" + std::string(name) + ".",
              port);
@@ -1709,6 +1698,13 @@ bool appliesTo(const Check& check, std::string_view kind) {
 }
 
 }  // namespace
+
+bool holdsCaCertificate(const model::Resource& object) {
+  std::size_t entries = object.node.get("data").size();
+  if (object.kind != "Secret") return object.node.get("data").get("ca.crt") || entries == 1;
+  return model::secretHasKey(object, "ca.crt") ||
+         entries + object.node.get("stringData").size() == 1;
+}
 
 yaml::NodeRef goField(yaml::NodeRef map, std::string_view key) {
   if (yaml::NodeRef exact = map.get(key)) return exact;

@@ -14,7 +14,6 @@
 #include <optional>
 #include <unordered_map>
 
-#include "lib/model/secret.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/gatewayapi/gatewayapi.h"
 
@@ -60,14 +59,7 @@ std::optional<CaProblem> checkCaCertificates(const Policy& policy, const model::
     std::string_view name = ref.get("name").str();
     if (group.empty() && (kind == "ConfigMap" || kind == "Secret")) {
       if (const model::Resource* object = store.find("", kind, namespace_, name)) {
-        // The CA is `ca.crt`, else the only entry.
-        std::size_t entries = object->node.get("data").size();
-        bool hasCa = static_cast<bool>(object->node.get("data").get("ca.crt"));
-        if (kind == "Secret") {
-          entries += object->node.get("stringData").size();
-          hasCa = model::secretHasKey(*object, "ca.crt");
-        }
-        if (hasCa || entries == 1) continue;
+        if (envoygateway::holdsCaCertificate(*object)) continue;
         return CaProblem{"InvalidCACertificateRef",
                          "No ca found in " +
                              std::string(kind == "Secret" ? "secret " : "configmap ") +
@@ -223,21 +215,6 @@ std::vector<graph::Condition> targetProfileConditions(Policy& policy, const mode
   return {accepted, resolved};
 }
 
-// The EnvoyProxies Envoy Gateway builds a managed Gateway's data plane with, each once, in
-// Gateway order.
-std::vector<const model::Resource*> telemetryProxies(const graph::Topology& topology,
-                                                     const model::Store& store) {
-  std::vector<const model::Resource*> out;
-  for (const graph::Gateway& g : topology.gateways) {
-    if (!g.managed || g.isListenerSet() || !g.profile ||
-        g.profile->id != graph::ControllerId::EnvoyGateway)
-      continue;
-    const model::Resource* proxy = envoygateway::envoyProxyOf(store, g);
-    if (proxy && std::find(out.begin(), out.end(), proxy) == out.end()) out.push_back(proxy);
-  }
-  return out;
-}
-
 }  // namespace
 
 const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topology) {
@@ -289,7 +266,17 @@ void writeTargetAncestors(Policy& policy, FamilyContext& context,
   }
 }
 
-ExternalUses::ExternalUses(PolicyModel& model) {
+ExternalUses::ExternalUses(PolicyModel& model, const graph::Topology& topology,
+                           const model::Store& store) {
+  for (const graph::Gateway& g : topology.gateways) {
+    if (!g.managed || g.isListenerSet() || !g.profile ||
+        g.profile->id != graph::ControllerId::EnvoyGateway)
+      continue;
+    const model::Resource* proxy = envoygateway::envoyProxyOf(store, g);
+    if (proxy && std::none_of(telemetry_.begin(), telemetry_.end(),
+                              [&](const Telemetry& t) { return t.proxy == proxy; }))
+      telemetry_.push_back({proxy, envoygateway::telemetryBackendRefs(*proxy)});
+  }
   for (Policy& policy : model.policies) {
     if (policy.profile->family != Family::EnvoyGateway) continue;
     auto add = [&](yaml::NodeRef ref, std::string_view feature) {
@@ -371,10 +358,9 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
   // The translator builds each Gateway's telemetry (listener.go processProxyObservability)
   // before its routes: an EnvoyProxy whose access log, tracing or metrics send to a target
   // through the policy comes first among the ancestors, as the EnvoyProxy itself.
-  for (const model::Resource* proxy : telemetryProxies(context.topology, context.store)) {
+  for (const auto& [proxy, refs] : external.telemetry()) {
     for (const Target& t : policy.targets) {
       if (!t.attached()) continue;
-      const std::vector<yaml::NodeRef> refs = envoygateway::telemetryBackendRefs(*proxy);
       if (std::none_of(refs.begin(), refs.end(),
                        [&](yaml::NodeRef ref) { return refersTo(ref, proxy->namespace_, t); }))
         continue;
@@ -392,8 +378,9 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
 
   for (const Target& t : policy.targets) {
     if (!t.attached()) continue;
-    const bool conflicted = conflictHolder(t) != nullptr;
-    const std::vector<graph::Condition> conditions = conditionsFor(conflictHolder(t));
+    const Policy* holder = conflictHolder(t);
+    const bool conflicted = holder != nullptr;
+    const std::vector<graph::Condition> conditions = conditionsFor(holder);
 
     for (const BackendUse& use : model.usesOf(*t.resource)) {
       const graph::Route& route = *use.route;

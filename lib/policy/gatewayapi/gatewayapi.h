@@ -35,16 +35,26 @@ void writeTargetAncestors(Policy& policy, FamilyContext& context,
                           const graph::ControllerProfile& profile,
                           const std::vector<graph::Condition>& conditions);
 
-// Envoy Gateway policies' external services (ext auth, ext proc, JWKS, OIDC provider...):
-// every backendRef written in such a policy's spec, with the top-level field it is under (the
-// feature Envoy Gateway reports problems under), collected once and keyed by the object it
-// names, so that each BackendTLSPolicy target is one lookup.
+// What Envoy Gateway sends to outside of routes, collected once a run: every backendRef
+// written in an Envoy Gateway policy's spec (ext auth, ext proc, JWKS, OIDC provider...), with
+// the top-level field it is under (the feature Envoy Gateway reports problems under), keyed by
+// the object it names, so that each BackendTLSPolicy target is one lookup; and the telemetry
+// backendRefs of the EnvoyProxy of each managed Envoy Gateway Gateway.
 class ExternalUses {
  public:
-  explicit ExternalUses(PolicyModel& model);
+  ExternalUses(PolicyModel& model, const graph::Topology& topology, const model::Store& store);
   // The policies whose external services reach the target (its port, for a sectioned one),
   // each once, in policy order, with the first feature in spec order that does.
   std::vector<std::pair<Policy*, std::string_view>> reaching(const Target& target) const;
+
+  // An EnvoyProxy Envoy Gateway builds a Gateway's data plane with, and where its access log,
+  // tracing and metrics send to.
+  struct Telemetry {
+    const model::Resource* proxy;
+    std::vector<yaml::NodeRef> backendRefs;
+  };
+  // Each EnvoyProxy once, in Gateway order.
+  const std::vector<Telemetry>& telemetry() const { return telemetry_; }
 
  private:
   struct Use {
@@ -53,6 +63,7 @@ class ExternalUses {
     yaml::NodeRef ref;
   };
   std::unordered_map<std::string, std::vector<Use>> uses_;
+  std::vector<Telemetry> telemetry_;
 };
 
 }  // namespace pg::policy::gatewayapi

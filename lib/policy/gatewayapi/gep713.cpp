@@ -144,7 +144,7 @@ Effective effective(const Profile& profile, const Path& path,
 
 void writeStatus(FamilyContext& context) {
   PolicyModel& model = context.model;
-  ExternalUses external(model);
+  ExternalUses external(model, context.topology, context.store);
   for (Policy& policy : model.policies) {
     if (policy.profile->family != Family::GatewayApi) continue;
     if (policy.profile->kind == "BackendTLSPolicy" &&
