@@ -716,9 +716,30 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
   }
 }
 
+// Whether the input says Istio runs in the cluster, without a Gateway of it: an object of one
+// of Istio's own APIs, or a Namespace enrolled in its mesh (sidecar injection, a revision
+// label, or ambient mode), as a repository of a mesh-only installation shows it.
+bool istioInstalled(const model::Store& store) {
+  static constexpr std::pair<std::string_view, std::string_view> kIstioKinds[] = {
+      {"networking.istio.io", "ServiceEntry"},    {"networking.istio.io", "VirtualService"},
+      {"networking.istio.io", "DestinationRule"}, {"networking.istio.io", "Gateway"},
+      {"networking.istio.io", "Sidecar"},         {"networking.istio.io", "EnvoyFilter"},
+      {"networking.istio.io", "WorkloadEntry"},   {"networking.istio.io", "WorkloadGroup"},
+      {"security.istio.io", "AuthorizationPolicy"},
+      {"security.istio.io", "PeerAuthentication"},
+      {"security.istio.io", "RequestAuthentication"},
+      {"telemetry.istio.io", "Telemetry"},        {"extensions.istio.io", "WasmPlugin"}};
+  for (auto [group, kind] : kIstioKinds)
+    if (!store.ofKind(group, kind).empty()) return true;
+  for (const model::Resource* ns : store.ofKind("", "Namespace"))
+    if (ns->label("istio-injection") == "enabled" || ns->labels().get("istio.io/rev") ||
+        ns->label("istio.io/dataplane-mode") == "ambient")
+      return true;
+  return false;
+}
+
 // The mesh controller, unless one was named: Istio when the input uses Istio (a Gateway or a
-// GatewayClass of Istio's, or networking.istio.io objects), else policygraph's generic
-// stand-in.
+// GatewayClass of Istio's, or istioInstalled), else policygraph's generic stand-in.
 void chooseMeshProfile(Topology& topology, const model::Store& store,
                        const TopologyOptions& options) {
   if (options.meshControllerName != TopologyOptions{}.meshControllerName) {
@@ -732,8 +753,7 @@ void chooseMeshProfile(Topology& topology, const model::Store& store,
                                [&](const Gateway& g) { return g.profile == istio; });
   for (const model::Resource* c : store.ofKind(kGatewayGroup, "GatewayClass"))
     usesIstio = usesIstio || &profileForController(c->spec().get("controllerName").str()) == istio;
-  for (std::string_view kind : {"ServiceEntry", "VirtualService", "DestinationRule"})
-    usesIstio = usesIstio || !store.ofKind("networking.istio.io", kind).empty();
+  usesIstio = usesIstio || istioInstalled(store);
   if (!usesIstio || !istio) return;
   topology.meshProfile = istio;
   topology.meshControllerName = std::string(istio->meshRouteControllerName);
