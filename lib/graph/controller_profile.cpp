@@ -98,8 +98,8 @@ constexpr ControllerProfile makeEnvoyGateway() {
 constexpr std::array<std::string_view, 4> kIstioControllers{
     "istio.io/gateway-controller", "istio.io/mesh-controller", "istio.io/eastwest-controller",
     "istio.io/unmanaged-gateway"};
-constexpr std::array<std::string_view, 2> kIstioWaypointControllers{
-    "istio.io/mesh-controller", "istio.io/eastwest-controller"};
+constexpr std::array<std::string_view, 2> kIstioWaypointControllers{"istio.io/mesh-controller",
+                                                                    "istio.io/eastwest-controller"};
 
 // conversion.go buildDestination: Service (by name; the port is not checked against the
 // Service, and a name with a dot is InvalidDestination), networking.istio.io Hostname (a
@@ -131,11 +131,12 @@ constexpr std::array<ListenerProtocolSupport, 6> kIstioProtocols{{
 // conversion.go buildListener: a waypoint takes one HBONE listener on 15008; an east-west
 // gateway that, terminating (with Istio's own certificate), or TLS passthrough listeners.
 constexpr std::array<ListenerShape, 1> kWaypointShapes{{{15008, "HBONE", ""}}};
-constexpr std::array<ListenerShape, 2> kEastWestShapes{{{15008, "HBONE", "Terminate"},
-                                                        {0, "TLS", "Passthrough"}}};
+constexpr std::array<ListenerShape, 2> kEastWestShapes{
+    {{15008, "HBONE", "Terminate"}, {0, "TLS", "Passthrough"}}};
 constexpr std::array<ListenerRequirement, 2> kIstioListenerRequirements{{
     {"istio.io/mesh-controller", kWaypointShapes,
-     "Expected a single listener on port 15008 with protocol \"HBONE\""},
+     "Expected a single listener on port 15008 with protocol \"HBONE\"",
+     /*takesRoutes=*/false},
     {"istio.io/eastwest-controller", kEastWestShapes,
      "East-west gateway listeners must be either port 15008 with protocol \"HBONE\" and "
      "TLS.Mode == Terminate, or TLS with TLS.Mode == Passthrough"},
@@ -146,8 +147,18 @@ constexpr std::array<ListenerRequirement, 2> kIstioListenerRequirements{{
 // headers; another type is InvalidFilter.
 constexpr std::array<std::string_view, 2> kIstioBackendRefFilterTypes{"RequestHeaderModifier",
                                                                       "ResponseHeaderModifier"};
+// convertHTTPRoute and convertGRPCRoute: the rule filter types translated; any other (an
+// ExtensionRef, an ExternalAuth...) is InvalidFilter, "unsupported filter type".
+constexpr std::array<std::string_view, 6> kIstioHttpRuleFilterTypes{"RequestHeaderModifier",
+                                                                    "ResponseHeaderModifier",
+                                                                    "RequestRedirect",
+                                                                    "RequestMirror",
+                                                                    "URLRewrite",
+                                                                    "CORS"};
+constexpr std::array<std::string_view, 3> kIstioGrpcRuleFilterTypes{
+    "RequestHeaderModifier", "ResponseHeaderModifier", "RequestMirror"};
 constexpr std::array<std::string_view, 2> kIstioBuiltinCertificateValues{"ISTIO_SIMPLE",
-                                                                        "ISTIO_MUTUAL"};
+                                                                         "ISTIO_MUTUAL"};
 
 // conversion.go allowedParentReferences: besides Gateways and ListenerSets, Services and
 // ServiceEntries; route_collections.go writes mesh parents' status as the Gateway controller.
@@ -173,8 +184,18 @@ constexpr ControllerProfile makeIstio() {
   // reading its filters; a filter other than a header modifier on a backendRef is an error
   // that ends the translation (ResolvedRefs False, InvalidFilter).
   p.zeroWeightBackendsResolved = false;
-  // createRouteStatus writes Accepted and ResolvedRefs only.
+  // createRouteStatus writes Accepted and ResolvedRefs only, and reports every error of a
+  // route's translation under ResolvedRefs.
   p.writesPartiallyInvalid = false;
+  p.routeRuleChecks = RouteRuleChecks::TranslationErrors;
+  p.httpRuleFilterTypes = kIstioHttpRuleFilterTypes;
+  p.grpcRuleFilterTypes = kIstioGrpcRuleFilterTypes;
+  // There is no UDPRoute collection.
+  p.writesUdpRouteStatus = false;
+  // buildDestination: the ReferenceGrant first (its kind is checked after), and a missing
+  // port last, replacing a pending BackendNotFound.
+  p.backendGrantBeforeKind = true;
+  p.backendPortBeforeLookup = true;
   p.backendRefFilterTypes = kIstioBackendRefFilterTypes;
   p.protocols = kIstioProtocols;
   p.listenerRequirements = kIstioListenerRequirements;
@@ -215,9 +236,14 @@ constexpr std::array<const ControllerProfile*, 3> kProfiles{&kGeneric, &kEnvoyGa
 // Groups of Kubernetes itself and of the Gateway API: a kind of these that a profile does not
 // support is InvalidKind under any controller. Extensions (InferencePool, ServiceImport) and
 // implementations' own groups are not among them.
-constexpr std::array<std::string_view, 8> kStandardGroups{
-    "",           "apps",        "batch",      "policy", "autoscaling", "networking.k8s.io",
-    "gateway.networking.k8s.io", "gateway.networking.x-k8s.io"};
+constexpr std::array<std::string_view, 8> kStandardGroups{"",
+                                                          "apps",
+                                                          "batch",
+                                                          "policy",
+                                                          "autoscaling",
+                                                          "networking.k8s.io",
+                                                          "gateway.networking.k8s.io",
+                                                          "gateway.networking.x-k8s.io"};
 
 }  // namespace
 
@@ -250,9 +276,8 @@ const ListenerProtocolSupport* ControllerProfile::protocol(std::string_view name
                                                            std::string_view controllerName) const {
   for (const ListenerProtocolSupport& p : protocols) {
     if (p.protocol != name || (!p.tlsMode.empty() && p.tlsMode != tlsMode)) continue;
-    if (!p.onlyControllers.empty() &&
-        std::find(p.onlyControllers.begin(), p.onlyControllers.end(), controllerName) ==
-            p.onlyControllers.end())
+    if (!p.onlyControllers.empty() && std::find(p.onlyControllers.begin(), p.onlyControllers.end(),
+                                                controllerName) == p.onlyControllers.end())
       return nullptr;
     return &p;
   }
@@ -266,13 +291,16 @@ const ControllerProfile& profileForController(std::string_view controllerName) {
   return kGeneric;
 }
 
-const ControllerProfile& genericProfile() { return kGeneric; }
+const ControllerProfile& genericProfile() {
+  return kGeneric;
+}
 
-std::span<const ControllerProfile* const> controllerProfiles() { return kProfiles; }
+std::span<const ControllerProfile* const> controllerProfiles() {
+  return kProfiles;
+}
 
 bool isStandardGroup(std::string_view group) {
-  return std::find(kStandardGroups.begin(), kStandardGroups.end(), group) !=
-         kStandardGroups.end();
+  return std::find(kStandardGroups.begin(), kStandardGroups.end(), group) != kStandardGroups.end();
 }
 
 }  // namespace pg::graph

@@ -60,6 +60,22 @@ struct ListenerRequirement {
   std::string_view controllerName;
   std::span<const ListenerShape> shapes;  // a listener must have one of these
   std::string_view message;               // the Accepted condition's, UnsupportedProtocol
+  // Routes may name these Gateways as parents; false: the controller translates no route for
+  // them, so a route's parentRef to one gets no status and counts on no listener (Istio's
+  // waypoints: conversion.go skips their listeners when it collects route parents).
+  bool takesRoutes = true;
+};
+
+// How a controller checks the content of a route's rules.
+enum class RouteRuleChecks : std::uint8_t {
+  // The Gateway API's rules (and Envoy Gateway's restrictions): an invalid rule is dropped,
+  // and a route none of whose rules is valid is Accepted False (rules_validation.h).
+  Specification,
+  // Istio (conversion.go convertHTTPRoute, convertGRPCRoute; conditions.go createRouteStatus
+  // treats every route error as a reference error): content never makes Accepted False; a
+  // rule filter of a type the controller does not translate ends the route's translation,
+  // ResolvedRefs False with reason InvalidFilter.
+  TranslationErrors,
 };
 
 // Where a controller reports a backend policy (BackendTLSPolicy, XBackendTrafficPolicy).
@@ -115,6 +131,14 @@ struct ControllerProfile {
   std::string_view missingPortReason = "BackendNotFound";
   // Which backendRef ResolvedRefs reports when several fail.
   UnresolvedBackendChoice unresolvedBackendChoice = UnresolvedBackendChoice::First;
+  // A backendRef to another namespace is checked against ReferenceGrants before its kind, so
+  // an unsupported kind there without a grant is RefNotPermitted (Istio's buildDestination);
+  // false: the kind first (InvalidKind).
+  bool backendGrantBeforeKind = false;
+  // A ServiceImport or Hostname backendRef without a port is refused with missingPortReason
+  // before its object is looked up (Istio's buildDestination checks the port last and lets
+  // that refusal replace a BackendNotFound); false: a missing object is BackendNotFound first.
+  bool backendPortBeforeLookup = false;
   // A backendRef to another namespace needs a ReferenceGrant also when the route's parent is
   // a mesh parent (a Service); false: only for Gateway parents (Istio translates mesh routes
   // without asking, route_collections.go: enforceRefGrant is !mesh).
@@ -159,6 +183,14 @@ struct ControllerProfile {
   // a message starting "Dropped Rule" (the Gateway API's RouteConditionPartiallyInvalid, its
   // "Drop Rule(s)" approach; Envoy Gateway's route.go). False: no such condition is written.
   bool writesPartiallyInvalid = true;
+  // How the content of route rules is checked, and for RouteRuleChecks::TranslationErrors
+  // the rule filter types translated, per route kind (any other is InvalidFilter).
+  RouteRuleChecks routeRuleChecks = RouteRuleChecks::Specification;
+  std::span<const std::string_view> httpRuleFilterTypes;
+  std::span<const std::string_view> grpcRuleFilterTypes;
+  // UDPRoutes get a status from this controller; false: it does not watch them (Istio has no
+  // UDPRoute support), so their parents are not simulated.
+  bool writesUdpRouteStatus = true;
   std::span<const ListenerRequirement> listenerRequirements;
   // A TLS option (listener tls.options) whose listed values make the controller serve its own
   // certificate, so that certificateRefs are not needed (Istio's ISTIO_SIMPLE, ISTIO_MUTUAL).

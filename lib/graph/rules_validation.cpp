@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,7 +80,9 @@ bool isHeaderValue(std::string_view value) {
 
 // PreciseHostname: a lower-case RFC 1123 subdomain, no wildcard. Envoy Gateway checks it with
 // the Kubernetes DNS-1123 subdomain rule, which bounds the whole name (253) but not labels.
-bool isPreciseHostname(std::string_view name) { return isDns1123Subdomain(name); }
+bool isPreciseHostname(std::string_view name) {
+  return isDns1123Subdomain(name);
+}
 
 // Header modifiers (RequestHeaderModifier, ResponseHeaderModifier).
 
@@ -383,6 +386,31 @@ Problem checkSingleRule(const Route& route) {
                  at);
 }
 
+// RouteRuleChecks::TranslationErrors: each rule's first filter of a type the controller does
+// not translate, as it reads the rule (filters in order; the translation ends there).
+void refuseUntranslatedFilters(Route& route) {
+  if (route.kind != RouteKind::HTTP && route.kind != RouteKind::GRPC) return;
+  const ControllerProfile& profile = *route.profile;
+  const std::span<const std::string_view> taken =
+      route.kind == RouteKind::HTTP ? profile.httpRuleFilterTypes : profile.grpcRuleFilterTypes;
+  std::string list;
+  for (std::string_view type : taken) list += (list.empty() ? "" : ", ") + std::string(type);
+  for (RouteRule& rule : route.rules)
+    for (yaml::NodeRef filter : rule.node.get("filters").items()) {
+      yaml::NodeRef typeNode = filter.get("type");
+      if (std::find(taken.begin(), taken.end(), typeNode.str()) != taken.end()) continue;
+      rule.refusedFilters.push_back(
+          {"InvalidFilter",
+           std::string(profile.name) + " does not translate a filter of type " +
+               model::quoted(typeNode.str()) + " in a " + std::string(routeKindName(route.kind)) +
+               " rule (\"unsupported filter type\"), so it stops translating the route and "
+               "programs none of its rules; use " +
+               list + ", or move the route to a controller that supports it",
+           fieldOr(typeNode, filter)});
+      break;
+    }
+}
+
 }  // namespace
 
 std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRule& rule) {
@@ -396,6 +424,10 @@ std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRul
 }
 
 std::optional<RouteProblem> validateRouteRules(Route& route) {
+  if (route.profile->routeRuleChecks == RouteRuleChecks::TranslationErrors) {
+    refuseUntranslatedFilters(route);
+    return std::nullopt;
+  }
   if (Problem p = checkSingleRule(route)) return p;
   bool anyValid = false;
   for (RouteRule& rule : route.rules) {

@@ -113,6 +113,17 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
     out.at = at ? at : b.node;
     return out;
   };
+  auto grantRefuses = [&] {
+    return b.namespace_ != r.namespace_ && context.needsGrant() &&
+           !grants.permits(r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_, b.name);
+  };
+  auto refuseByGrant = [&] {
+    return fail("RefNotPermitted",
+                "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
+                    " not permitted by any ReferenceGrant",
+                b.node.get("namespace"));
+  };
+  if (profile.backendGrantBeforeKind && grantRefuses()) return refuseByGrant();
   const BackendKindSupport* support = profile.backendKind(b.group, b.kind);
   if (!support) {
     out.notSimulated = profile.implementationKindsNotSimulated && !isStandardGroup(b.group);
@@ -123,13 +134,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
                                                          : " of " + std::string(profile.name)),
                 b.node.get("kind"));
   }
-  if (b.namespace_ != r.namespace_ && context.needsGrant() &&
-      !grants.permits(r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_, b.name)) {
-    return fail("RefNotPermitted",
-                "Backend ref to " + b.kind + " " + b.namespace_ + "/" + b.name +
-                    " not permitted by any ReferenceGrant",
-                b.node.get("namespace"));
-  }
+  if (!profile.backendGrantBeforeKind && grantRefuses()) return refuseByGrant();
   // Read only when a refusal points at it: most backendRefs resolve.
   auto nameField = [&b] { return b.node.get("name"); };
   // A Service's or ServiceImport's port as the profile checks it: listed (when `listed`, with
@@ -151,6 +156,12 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
       }
     return false;
   };
+  auto refuseMissingPort = [&] {
+    return fail(std::string(profile.missingPortReason),
+                "A port is required for a backendRef of kind " + b.kind +
+                    "; set port to the port the backend serves",
+                b.node);
+  };
   switch (support->resolution) {
     case BackendResolution::Service:
       if (!profile.dottedServiceNameReason.empty() && b.name.find('.') != std::string::npos)
@@ -161,12 +172,14 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
       out.target = store.find("", "Service", b.namespace_, b.name);
       break;
     case BackendResolution::ServiceImport:
+      if (profile.backendPortBeforeLookup && !b.port) return refuseMissingPort();
       out.target = store.find("", "Service", b.namespace_, b.name);
       break;
     case BackendResolution::Hostname:
       if (b.node.get("namespace"))
         return fail(std::string(profile.missingPortReason),
                     "A namespace may not be set on a Hostname backend", b.node.get("namespace"));
+      if (profile.backendPortBeforeLookup && !b.port) return refuseMissingPort();
       out.target = findHostname(store, b.name, b.namespace_);
       if (!out.target)
         return fail("BackendNotFound", "No ServiceEntry or Service has host " + b.name,
@@ -208,8 +221,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
       if (std::optional<EnvoyBackendRefusal> refused = checkEnvoyBackend(*out.target))
         return fail(std::string(refused->reason), std::move(refused->message), nameField());
   } else if (!b.port) {
-    return fail(std::string(profile.missingPortReason), "A port is required for a backendRef",
-                b.node);
+    return refuseMissingPort();
   }
   return out;
 }
@@ -496,6 +508,13 @@ void joinRefusal(UnresolvedBackend& into, UnresolvedBackend more) {
   into.message += "\n" + more.message;
 }
 
+// Whether ResolvedRefs counts the rule filters a controller refuses (RouteRule::refusedFilters):
+// Envoy Gateway's own filter objects, or the filter types Istio does not translate.
+bool reportsRuleFilters(const ControllerProfile& profile) {
+  return profile.checksEnvoyRouteFilters ||
+         profile.routeRuleChecks == RouteRuleChecks::TranslationErrors;
+}
+
 // The refusal ResolvedRefs reports under `choice`, given how each backendRef resolves
 // (`resolve(rule, backend)` answers an UnresolvedBackend whose reason is empty when it
 // resolves) and, when `filters`, the filters of each rule the controller cannot apply (before
@@ -530,6 +549,9 @@ UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choi
   const bool grpc = route.kind == RouteKind::GRPC;
   UnresolvedBackend reported;
   for (const RouteRule& rule : route.rules) {
+    // A rule filter the translator refuses ends the translation, before the rule's backends.
+    if (filters && !rule.refusedFilters.empty())
+      return {nullptr, rule.refusedFilters.front().reason, rule.refusedFilters.front().message};
     if (grpc)
       for (const BackendRef& b : rule.backends)
         if (b.mirror)
@@ -563,7 +585,7 @@ UnresolvedBackend reportedUnresolved(const Route& route, ResolutionContext conte
                                      const model::Store& store, const ReferenceGrantIndex& grants) {
   if (context == contextOf(route)) return route.reportedUnresolved;
   return reportedUnder(route, context.profile->unresolvedBackendChoice,
-                       context.profile->checksEnvoyRouteFilters,
+                       reportsRuleFilters(*context.profile),
                        [&](const RouteRule& rule, const BackendRef& b) -> UnresolvedBackend {
                          Resolution r = resolveBackend(b, rule, route, store, grants, context);
                          if (r.reason.empty()) return {};
@@ -655,15 +677,23 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
         isListenerSetKind(ref.group, ref.kind)) {
       parent.gateway = topology.findGateway(ref.namespace_, ref.name, ref.kind);
       parent.exists = parent.gateway != nullptr;
-      // Only the controller of the Gateway's class writes this parent's status.
-      if (parent.gateway && parent.gateway->managed) parent.profile = parent.gateway->profile;
+      // Only the controller of the Gateway's class writes this parent's status, if it
+      // translates routes for it.
+      if (parent.gateway && parent.gateway->managed) {
+        const ControllerProfile* profile = parent.gateway->profile;
+        const ListenerRequirement* shape =
+            profile->listenerRequirement(parent.gateway->controllerName);
+        if (!shape || shape->takesRoutes) parent.profile = profile;
+      }
     } else if (topology.meshProfile->takesMeshParent(ref.group, ref.kind)) {
       parent.profile = topology.meshProfile;
       const model::Resource* object = store.find(ref.group, ref.kind, ref.namespace_, ref.name);
       parent.exists = object != nullptr;
       if (ref.group.empty()) parent.service = object;
     }
-    // Another kind of parent is not simulated.
+    // Another kind of parent is not simulated, nor a route kind the controller ignores.
+    if (parent.profile && route.kind == RouteKind::UDP && !parent.profile->writesUdpRouteStatus)
+      parent.profile = nullptr;
     if (parent.profile && !profileChosen) {
       route.profile = parent.profile;
       route.resolvedForMesh = parent.gateway == nullptr;
@@ -674,7 +704,7 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
   readRules(route, store, grants);
   route.invalidRule = validateRouteRules(route);
   route.reportedUnresolved = reportedUnder(
-      route, route.profile->unresolvedBackendChoice, route.profile->checksEnvoyRouteFilters,
+      route, route.profile->unresolvedBackendChoice, reportsRuleFilters(*route.profile),
       [](const RouteRule&, const BackendRef& b) -> UnresolvedBackend {
         if (b.reason.empty()) return {};
         return {&b, b.reason, b.message};
@@ -721,14 +751,19 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
 // label, or ambient mode), as a repository of a mesh-only installation shows it.
 bool istioInstalled(const model::Store& store) {
   static constexpr std::pair<std::string_view, std::string_view> kIstioKinds[] = {
-      {"networking.istio.io", "ServiceEntry"},    {"networking.istio.io", "VirtualService"},
-      {"networking.istio.io", "DestinationRule"}, {"networking.istio.io", "Gateway"},
-      {"networking.istio.io", "Sidecar"},         {"networking.istio.io", "EnvoyFilter"},
-      {"networking.istio.io", "WorkloadEntry"},   {"networking.istio.io", "WorkloadGroup"},
+      {"networking.istio.io", "ServiceEntry"},
+      {"networking.istio.io", "VirtualService"},
+      {"networking.istio.io", "DestinationRule"},
+      {"networking.istio.io", "Gateway"},
+      {"networking.istio.io", "Sidecar"},
+      {"networking.istio.io", "EnvoyFilter"},
+      {"networking.istio.io", "WorkloadEntry"},
+      {"networking.istio.io", "WorkloadGroup"},
       {"security.istio.io", "AuthorizationPolicy"},
       {"security.istio.io", "PeerAuthentication"},
       {"security.istio.io", "RequestAuthentication"},
-      {"telemetry.istio.io", "Telemetry"},        {"extensions.istio.io", "WasmPlugin"}};
+      {"telemetry.istio.io", "Telemetry"},
+      {"extensions.istio.io", "WasmPlugin"}};
   for (auto [group, kind] : kIstioKinds)
     if (!store.ofKind(group, kind).empty()) return true;
   for (const model::Resource* ns : store.ofKind("", "Namespace"))

@@ -80,9 +80,41 @@ void reportRejected(Context& ctx, const graph::Route& route, const graph::RouteP
     f.related.push_back(relatedListener(*rejection.listener, rejection.message));
 }
 
+// A parent whose simulated controller translates nothing for the route (controller_profile.h:
+// a route kind it does not watch, a Gateway that takes no routes): the parentRef is ignored,
+// with no status to say so.
+void reportIgnored(Context& ctx, const graph::Route& route, const graph::RouteParent& parent) {
+  const graph::Gateway& g = *parent.gateway;
+  const graph::ControllerProfile& profile = *g.profile;
+  const model::Resource& r = *route.resource;
+  std::string why;
+  if (route.kind == graph::RouteKind::UDP && !profile.writesUdpRouteStatus) {
+    why = std::string(profile.name) +
+          " does not support UDPRoute, so it ignores this parentRef and the route gets no "
+          "status; use a Gateway of a controller that supports UDPRoute";
+  } else if (const graph::ListenerRequirement* shape =
+                 profile.listenerRequirement(g.controllerName);
+             shape && !shape->takesRoutes) {
+    why = g.resource->display() + " is a Gateway of " + g.controllerName + ", for which " +
+          std::string(profile.name) +
+          " translates no route, so it ignores this parentRef and the route gets no status; "
+          "attach the route to the Service whose traffic it routes (a parentRef of kind "
+          "Service), whose waypoint then applies it";
+  } else {
+    return;
+  }
+  model::Finding& f = ctx.report(r.locate(parent.ref.node), r.display() + ": " + why, &r);
+  f.objects.push_back(g.resource->display());
+  f.discriminator = parentDiscriminator(parent.ref);
+}
+
 void check(Context& ctx) {
   for (const graph::Route& route : ctx.analysis().topology.routes) {
     for (const graph::RouteParent& parent : route.parents) {
+      if (!parent.profile && parent.gateway && parent.gateway->managed) {
+        reportIgnored(ctx, route, parent);
+        continue;
+      }
       // Only parents that exist and whose controller is simulated have conditions; a missing
       // parent is GW202's.
       if (!parent.exists || !parent.gateway || parent.conditions.empty() || parent.accepted())

@@ -34,11 +34,16 @@ void check(Context& ctx) {
                                p->object->display() + " is defined here"});
         }
       }
+      // Istio's translation ends at the filter (the message says so); Envoy Gateway's
+      // answers the rule's requests with an error.
+      const bool routeDropped =
+          route.profile->routeRuleChecks == graph::RouteRuleChecks::TranslationErrors;
       for (const graph::FilterRefusal& refused : rule.refusedFilters) {
         model::Finding& f = ctx.report(
             r.locate(refused.at),
             prefix + refused.message + ". The route's ResolvedRefs condition is False (" +
-                refused.reason + ") and requests this rule matches get HTTP 500",
+                refused.reason + ")" +
+                (routeDropped ? "" : " and requests this rule matches get HTTP 500"),
             &r);
         f.discriminator = "rules[" + std::to_string(rule.index) + "]:filter";
       }
