@@ -88,6 +88,9 @@ constexpr ControllerProfile makeEnvoyGateway() {
   p.servicePortProtocolMatters = true;
   // filters.go processExtensionRefHTTPFilter and processURLRewriteFilter.
   p.checksEnvoyRouteFilters = true;
+  // helpers.go computeHosts: a route hostname another listener on the port names is that
+  // listener's alone.
+  p.isolatesListenerHostnames = true;
   return p;
 }
 

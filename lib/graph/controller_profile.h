@@ -224,6 +224,12 @@ struct ControllerProfile {
 
   // Route attachment: the order a listener's admission of a route is checked in.
   ListenerAdmissionOrder listenerAdmissionOrder = ListenerAdmissionOrder::AllowedRoutesFirst;
+  // Listener isolation (the Gateway API's GatewayHTTPListenerIsolation): a listener does not
+  // take a route hostname that another listener of the Gateway on the same port names
+  // exactly, so the route attaches only where the hostname is its listener's own (Envoy
+  // Gateway's computeHosts: literal names; a route left with no hostname on any listener its
+  // parentRef selects is NoMatchingListenerHostname).
+  bool isolatesListenerHostnames = false;
 
   // Mesh (GAMMA) routes: the parent kinds the mesh controller takes besides core Services,
   // and the controllerName it writes in their status.

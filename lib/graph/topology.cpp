@@ -397,11 +397,40 @@ bool namespaceAdmitted(const Listener& l, const model::Resource& route, const mo
   return false;
 }
 
-bool hostnameMatches(const Listener& l, const Route& route) {
-  if (route.kind == RouteKind::TCP || route.kind == RouteKind::UDP) return true;
-  if (route.hostnames.empty()) return true;
-  return std::any_of(route.hostnames.begin(), route.hostnames.end(),
-                     [&](std::string_view h) { return hostnamesIntersect(l.hostname, h); });
+// The name a listener hostname and a route hostname share: the narrower of the two (the
+// route's when the listener has none), or empty when they do not intersect.
+std::string_view sharedHostname(std::string_view listener, std::string_view route) {
+  if (!hostnamesIntersect(listener, route)) return {};
+  if (listener.empty()) return route;
+  const bool listenerWildcard = listener.starts_with("*.");
+  const bool routeWildcard = route.starts_with("*.");
+  if (routeWildcard && !listenerWildcard) return listener;
+  if (routeWildcard && listenerWildcard) return route.size() >= listener.size() ? route : listener;
+  return route;
+}
+
+// Whether a listener takes a route by hostname: Matched when they share one; Claimed when
+// every one they share is the exact hostname of another listener of the Gateway on the same
+// port, which takes it instead (ControllerProfile::isolatesListenerHostnames).
+enum class HostnameFit : std::uint8_t { None, Claimed, Matched };
+
+HostnameFit hostnameFit(const Listener& l, const Route& route, const Gateway& gateway,
+                        const ControllerProfile& profile) {
+  if (route.kind == RouteKind::TCP || route.kind == RouteKind::UDP) return HostnameFit::Matched;
+  if (route.hostnames.empty()) return HostnameFit::Matched;
+  HostnameFit fit = HostnameFit::None;
+  for (std::string_view h : route.hostnames) {
+    const std::string_view shared = sharedHostname(l.hostname, h);
+    if (shared.empty()) continue;
+    if (!profile.isolatesListenerHostnames) return HostnameFit::Matched;
+    const bool claimed =
+        std::any_of(gateway.listeners.begin(), gateway.listeners.end(), [&](const Listener& o) {
+          return &o != &l && o.port == l.port && !o.hostname.empty() && o.hostname == shared;
+        });
+    if (!claimed) return HostnameFit::Matched;
+    fit = HostnameFit::Claimed;
+  }
+  return fit;
 }
 
 std::string describeListener(const Listener& l) {
@@ -437,10 +466,19 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
   bool anyAllowed = false;  // a listener admitted the route by AllowedRoutes
   bool anyRefused = false;  // a listener that shares a hostname refused it by AllowedRoutes
   for (const Listener* l : candidates) {
-    const bool hostnameMatched = hostnameMatches(*l, route);
+    const HostnameFit fit = hostnameFit(*l, route, gateway, *parent.profile);
+    const bool hostnameMatched = fit == HostnameFit::Matched;
+    auto noHostname = [&] {
+      parent.rejections.push_back(
+          {l, "NoMatchingListenerHostname",
+           describeListener(*l) +
+               (fit == HostnameFit::Claimed
+                    ? " leaves the route's hostnames it matches to the listeners on its port "
+                      "that name them exactly (listener isolation)"
+                    : " shares no hostname with the route")});
+    };
     if (hostnameFirst && !hostnameMatched) {
-      parent.rejections.push_back({l, "NoMatchingListenerHostname",
-                                   describeListener(*l) + " shares no hostname with the route"});
+      noHostname();
       continue;
     }
     if (!namespaceAdmitted(*l, r, store)) {
@@ -459,8 +497,7 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
     }
     anyAllowed = true;
     if (!hostnameMatched) {
-      parent.rejections.push_back({l, "NoMatchingListenerHostname",
-                                   describeListener(*l) + " shares no hostname with the route"});
+      noHostname();
       continue;
     }
     // By ParentRefs, AllowedRoutes and hostnames: what attachedRoutes counts (countAttached).

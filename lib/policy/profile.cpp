@@ -9,6 +9,7 @@ namespace {
 constexpr std::string_view kKuadrant = "kuadrant.io";
 constexpr std::string_view kEnvoyGateway = "gateway.envoyproxy.io";
 constexpr std::string_view kGatewayApi = "gateway.networking.k8s.io";
+constexpr std::string_view kGatewayApiExperimental = "gateway.networking.x-k8s.io";
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
@@ -117,6 +118,9 @@ const std::vector<Profile>& builtinProfiles() {
         make(kGatewayApi, "BackendTLSPolicy", C::Direct, F::GatewayApi,
              {"Service", "ServiceImport", "Backend"}),
         make(kGatewayApi, "BackendLBPolicy", C::Direct, F::GatewayApi,
+             {"Service", "ServiceImport"}),
+        // BackendLBPolicy's successor in the experimental channel (Gateway API v1.3).
+        make(kGatewayApiExperimental, "XBackendTrafficPolicy", C::Direct, F::GatewayApi,
              {"Service", "ServiceImport"}),
     };
   }();

@@ -225,7 +225,7 @@ const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topo
 
 void writeTargetAncestors(Policy& policy, FamilyContext& context,
                           const graph::ControllerProfile& profile,
-                          const std::vector<graph::Condition>& conditions) {
+                          const std::vector<graph::Condition>& conditions, bool gatewayAncestors) {
   const bool ignored = !profile.ignorePolicyAnnotation.empty() &&
                        policy.resource->annotation(profile.ignorePolicyAnnotation) == "true";
   std::vector<const graph::Gateway*> gateways;
@@ -245,7 +245,7 @@ void writeTargetAncestors(Policy& policy, FamilyContext& context,
     if (std::none_of(policy.ancestors.begin(), policy.ancestors.end(),
                      [&](const AncestorStatus& a) { return a.ref == ref; }))
       policy.ancestors.push_back({std::move(ref), std::string(profile.meshControllerName), own});
-    if (ignored || !t.attached()) continue;
+    if (ignored || !t.attached() || !gatewayAncestors) continue;
     for (const BackendUse& use : context.model.usesOf(*t.resource)) {
       if (!reaches(use.rule->backends[use.backend], t)) continue;
       for (const graph::RouteParent& parent : use.route->parents)

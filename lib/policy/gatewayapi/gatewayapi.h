@@ -29,11 +29,13 @@ const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topo
 // A backend policy as a controller that reports it on its targets writes it
 // (BackendPolicyAncestors::Targets, Istio): one ancestor per target, under the profile's mesh
 // controller, with `conditions` (Accepted False with the target's reason when it does not
-// resolve; only the ignore annotation's condition when the policy carries it), then one per
-// simulated Gateway whose routes send traffic to a target, in namespace and name order.
+// resolve; only the ignore annotation's condition when the policy carries it), then, with
+// `gatewayAncestors`, one per simulated Gateway whose routes send traffic to a target, in
+// namespace and name order.
 void writeTargetAncestors(Policy& policy, FamilyContext& context,
                           const graph::ControllerProfile& profile,
-                          const std::vector<graph::Condition>& conditions);
+                          const std::vector<graph::Condition>& conditions,
+                          bool gatewayAncestors = true);
 
 // What Envoy Gateway sends to outside of routes, collected once a run: every backendRef
 // written in an Envoy Gateway policy's spec (ext auth, ext proc, JWKS, OIDC provider...), with

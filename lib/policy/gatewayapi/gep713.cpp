@@ -142,6 +142,27 @@ Effective effective(const Profile& profile, const Path& path,
   return e;
 }
 
+namespace {
+
+// XBackendTrafficPolicy under a controller that reports backend policies on their targets
+// (Istio's backend_policies.go BackendTrafficPolicyCollection): one ancestor per target under
+// its mesh controller, Accepted, and no Gateway ancestors; session persistence is taken but
+// not applied, which the message says. False when the profile reports them otherwise.
+bool writeTargetTrafficStatus(Policy& policy, FamilyContext& context) {
+  const graph::ControllerProfile& profile = backendPolicyProfile(context.topology);
+  if (profile.backendPolicyAncestors != graph::BackendPolicyAncestors::Targets) return false;
+  std::string message = "Configuration is valid";
+  if (policy.resource->spec().get("sessionPersistence"))
+    message += ", but " + std::string(profile.name) +
+               " does not support the following fields: sessionPersistence";
+  writeTargetAncestors(policy, context, profile,
+                       {graph::makeCondition("Accepted", true, "Accepted", message)},
+                       /*gatewayAncestors=*/false);
+  return true;
+}
+
+}  // namespace
+
 void writeStatus(FamilyContext& context) {
   PolicyModel& model = context.model;
   ExternalUses external(model, context.topology, context.store);
@@ -152,6 +173,9 @@ void writeStatus(FamilyContext& context) {
       writeBackendTlsStatus(policy, context, external);
       continue;
     }
+    if (policy.profile->kind == "XBackendTrafficPolicy" &&
+        writeTargetTrafficStatus(policy, context))
+      continue;
     for (const Target& t : policy.targets) {
       graph::Condition accepted =
           graph::makeCondition("Accepted", true, "Accepted", "Policy has been accepted");
