@@ -198,6 +198,8 @@ constexpr ControllerProfile makeIstio() {
   // buildDestination: the ReferenceGrant first (its kind is checked after), and a missing
   // port last, replacing a pending BackendNotFound.
   p.backendGrantBeforeKind = true;
+  // gatewaycommon listener_conflict.go: the first listener wins.
+  p.listenerConflicts = ListenerConflicts::FirstWins;
   p.backendPortBeforeLookup = true;
   p.backendRefFilterTypes = kIstioBackendRefFilterTypes;
   p.protocols = kIstioProtocols;

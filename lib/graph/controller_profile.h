@@ -98,6 +98,21 @@ enum class UnresolvedBackendChoice : std::uint8_t {
   AllJoined,
 };
 
+// How a controller decides which listeners of a Gateway clash on a port.
+enum class ListenerConflicts : std::uint8_t {
+  // Both listeners of a clashing pair within one Gateway are conflicted (a ListenerSet's own
+  // listeners, and the Gateway's over a ListenerSet's, take precedence in order): protocols of
+  // different families on a port clash (ProtocolConflict), and so do equal hostnames.
+  BothOfAPair,
+  // Istio (gatewaycommon listener_conflict.go ComputeGatewayListenerConflicts): in order, the
+  // Gateway's listeners then its ListenerSets', a listener that clashes with an earlier one
+  // that stands is conflicted alone, and takes no routes. On a port, a TCP or UDP listener
+  // clashes with any other (ProtocolConflict); HTTP, HTTPS and TLS listeners clash only on the
+  // same hostname (an unset one being `*`), ProtocolConflict when their protocols differ,
+  // else HostnameConflict; others when their protocols are equal.
+  FirstWins,
+};
+
 // The order a controller asks whether a listener takes a route in, and the reason a parent's
 // Accepted condition gives when no listener does.
 enum class ListenerAdmissionOrder : std::uint8_t {
@@ -230,6 +245,7 @@ struct ControllerProfile {
   // Gateway's computeHosts: literal names; a route left with no hostname on any listener its
   // parentRef selects is NoMatchingListenerHostname).
   bool isolatesListenerHostnames = false;
+  ListenerConflicts listenerConflicts = ListenerConflicts::BothOfAPair;
 
   // Mesh (GAMMA) routes: the parent kinds the mesh controller takes besides core Services,
   // and the controllerName it writes in their status.

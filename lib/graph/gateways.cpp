@@ -352,27 +352,52 @@ std::string_view clash(const Listener& a, const Listener& b) {
   return {};
 }
 
-// Within one Gateway (or ListenerSet) both listeners of a clashing pair are conflicted; a
-// listener that clashes with one of `higher` (GEP-1713: the Gateway's own listeners, then
-// older ListenerSets) is conflicted alone.
+// ListenerConflicts::FirstWins: how listener `a` clashes with an earlier one, `b`.
+std::string_view clashFirstWins(const Listener& a, const Listener& b) {
+  if (a.port != b.port) return {};
+  auto layer4 = [](std::string_view p) { return p == "TCP" || p == "UDP"; };
+  auto httpLike = [](std::string_view p) { return p == "HTTP" || p == "HTTPS" || p == "TLS"; };
+  if (layer4(a.protocol) && (layer4(b.protocol) || httpLike(b.protocol))) return "ProtocolConflict";
+  if (httpLike(a.protocol) && layer4(b.protocol)) return "ProtocolConflict";
+  if (httpLike(a.protocol) && httpLike(b.protocol)) {
+    auto host = [](const Listener& l) { return l.hostname.empty() ? "*" : l.hostname; };
+    if (host(a) != host(b)) return {};
+    return a.protocol != b.protocol ? "ProtocolConflict" : "HostnameConflict";
+  }
+  return a.protocol == b.protocol ? "HostnameConflict" : "";
+}
+
+// BothOfAPair: within one Gateway (or ListenerSet) both listeners of a clashing pair are
+// conflicted; a listener that clashes with one of `higher` (GEP-1713: the Gateway's own
+// listeners, then older ListenerSets) is conflicted alone. FirstWins: a listener is compared
+// with the earlier ones that stand, `higher` first, and the first clash decides.
 void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher) {
+  const bool firstWins = gateway.profile->listenerConflicts == ListenerConflicts::FirstWins;
   for (Listener& a : gateway.listeners) {
     if (!supportedProtocol(a)) continue;
     auto consider = [&](const Listener& b) {
+      if (firstWins) {
+        if (a.conflictReason.empty()) a.conflictReason = std::string(clashFirstWins(a, b));
+        return;
+      }
       std::string_view reason = clash(a, b);
       if (reason == "ProtocolConflict" ||
           (reason == "HostnameConflict" && a.conflictReason.empty()))
         a.conflictReason = std::string(reason);
     };
+    if (firstWins)
+      for (const Listener* b : higher)
+        if (supportedProtocol(*b) && b->conflictReason.empty()) consider(*b);
     // A ListenerSet's listeners take precedence in order (GEP-1713): one clashing with an
     // earlier listener of the set that stands is conflicted alone, as with `higher`.
-    const bool ordered = gateway.isListenerSet();
+    const bool ordered = firstWins || gateway.isListenerSet();
     for (const Listener& b : gateway.listeners) {
       if (ordered && &b == &a) break;
       if (&b != &a && supportedProtocol(b) && (!ordered || b.conflictReason.empty())) consider(b);
     }
-    for (const Listener* b : higher)
-      if (supportedProtocol(*b)) consider(*b);
+    if (!firstWins)
+      for (const Listener* b : higher)
+        if (supportedProtocol(*b)) consider(*b);
   }
 }
 

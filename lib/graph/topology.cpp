@@ -442,10 +442,18 @@ std::string describeListener(const Listener& l) {
 void attachToGateway(RouteParent& parent, Route& route, const model::Store& store) {
   const Gateway& gateway = *parent.gateway;
   const model::Resource& r = *route.resource;
+  // Under ListenerConflicts::FirstWins a conflicted listener is not built at all: no route
+  // finds it.
+  const bool conflictedTakeNone = parent.profile->listenerConflicts == ListenerConflicts::FirstWins;
   std::vector<const Listener*> candidates;
+  const Listener* conflicted = nullptr;  // one the parentRef selects that takes no routes
   for (const Listener& l : gateway.listeners) {
     if (!parent.ref.sectionName.empty() && l.name != parent.ref.sectionName) continue;
     if (parent.ref.port && l.port != *parent.ref.port) continue;
+    if (conflictedTakeNone && !l.conflictReason.empty()) {
+      conflicted = conflicted ? conflicted : &l;
+      continue;
+    }
     candidates.push_back(&l);
   }
   if (candidates.empty()) {
@@ -453,6 +461,10 @@ void attachToGateway(RouteParent& parent, Route& route, const model::Store& stor
                            ? "no listener named " + std::string(parent.ref.sectionName)
                            : "no listener";
     if (parent.ref.port) what += " on port " + std::to_string(*parent.ref.port);
+    if (conflicted)
+      what += " that takes routes: " + describeListener(*conflicted) + " is Conflicted (" +
+              conflicted->conflictReason + "), so " + std::string(parent.profile->name) +
+              " builds nothing for it";
     parent.conditions.push_back(
         makeCondition("Accepted", false, "NoMatchingParent", "Gateway has " + what));
     return;
