@@ -91,6 +91,8 @@ constexpr ControllerProfile makeEnvoyGateway() {
   // helpers.go computeHosts: a route hostname another listener on the port names is that
   // listener's alone.
   p.isolatesListenerHostnames = true;
+  // route.go processHTTPRouteRule, processGRPCRouteRule: regex.Validate on every pattern.
+  p.compilesMatchRegexes = true;
   return p;
 }
 

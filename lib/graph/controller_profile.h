@@ -201,6 +201,12 @@ struct ControllerProfile {
   // How the content of route rules is checked, and for RouteRuleChecks::TranslationErrors
   // the rule filter types translated, per route kind (any other is InvalidFilter).
   RouteRuleChecks routeRuleChecks = RouteRuleChecks::Specification;
+  // The patterns of RegularExpression matches (an HTTPRoute's path, headers and query
+  // parameters; a GRPCRoute's headers, service and method) must compile as RE2, the syntax of
+  // Go's regexp, or the rule is dropped with UnsupportedValue (Envoy Gateway's route.go
+  // processHTTPRouteRule and processGRPCRouteRule, regex.Validate). False: not compiled (the
+  // specification leaves the syntax to the implementation).
+  bool compilesMatchRegexes = false;
   std::span<const std::string_view> httpRuleFilterTypes;
   std::span<const std::string_view> grpcRuleFilterTypes;
   // UDPRoutes get a status from this controller; false: it does not watch them (Istio has no

@@ -1,13 +1,12 @@
 #include "lib/graph/envoy_route_filters.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <string>
 #include <string_view>
 
 #include "lib/graph/envoy_backends.h"
 #include "lib/model/quote.h"
+#include "lib/model/regex.h"
 
 namespace pg::graph {
 
@@ -27,9 +26,7 @@ bool namesHttpRouteFilter(yaml::NodeRef ref) {
 
 // Go's regexp, which the translator compiles patterns with, reads RE2 syntax.
 bool compiles(std::string_view pattern) {
-  RE2::Options options;
-  options.set_log_errors(false);
-  return RE2(re2::StringPiece(pattern.data(), pattern.size()), options).ok();
+  return model::re2Error(pattern).empty();
 }
 
 void resolveOne(RouteRule& rule, const Route& route, const model::Store& store,

@@ -13,6 +13,7 @@
 #include "lib/graph/hostname.h"
 #include "lib/graph/topology.h"
 #include "lib/model/quote.h"
+#include "lib/model/regex.h"
 
 namespace pg::graph {
 
@@ -334,7 +335,19 @@ Problem checkEnumField(std::string_view what, yaml::NodeRef field,
                  field);
 }
 
-Problem checkHttpMatches(const RouteRule& rule) {
+// A RegularExpression match's pattern that RE2 (Go's regexp) cannot compile.
+Problem checkRegex(yaml::NodeRef type, yaml::NodeRef value) {
+  if (type.str() != "RegularExpression" || !present(value)) return std::nullopt;
+  const std::string error = model::re2Error(value.str());
+  if (error.empty()) return std::nullopt;
+  return problem(kUnsupportedValue,
+                 "regex " + model::quoted(value.str()) + " is invalid: " + error +
+                     "; the controller compiles match patterns as RE2 (Go's regexp), which has "
+                     "no lookaround and no backreferences, so rewrite the pattern in RE2 syntax",
+                 value);
+}
+
+Problem checkHttpMatches(const RouteRule& rule, bool regexes) {
   for (yaml::NodeRef match : rule.node.get("matches").items()) {
     // One pass over the match's fields (every rule of every route comes here), checked in the
     // order Envoy Gateway reports them: path, headers, query parameters, method. A repeated key
@@ -364,6 +377,24 @@ Problem checkHttpMatches(const RouteRule& rule) {
             "Method", method,
             {"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}))
       return p;
+    if (!regexes) continue;
+    if (Problem p = checkRegex(path.get("type"), path.get("value"))) return p;
+    for (yaml::NodeRef header : headers.items())
+      if (Problem p = checkRegex(header.get("type"), header.get("value"))) return p;
+    for (yaml::NodeRef param : queryParams.items())
+      if (Problem p = checkRegex(param.get("type"), param.get("value"))) return p;
+  }
+  return std::nullopt;
+}
+
+// A GRPCRoute rule's RegularExpression matches: the method's service and method, and headers.
+Problem checkGrpcRegexes(const RouteRule& rule) {
+  for (yaml::NodeRef match : rule.node.get("matches").items()) {
+    yaml::NodeRef method = match.get("method");
+    if (Problem p = checkRegex(method.get("type"), method.get("service"))) return p;
+    if (Problem p = checkRegex(method.get("type"), method.get("method"))) return p;
+    for (yaml::NodeRef header : match.get("headers").items())
+      if (Problem p = checkRegex(header.get("type"), header.get("value"))) return p;
   }
   return std::nullopt;
 }
@@ -419,7 +450,9 @@ std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRul
   if (Problem p = checkFilters(route, rule)) return p;
   if (route.profile->checksEnvoyRouteFilters && !rule.extensionFilters.empty())
     if (Problem p = checkEnvoyRouteFilters(route, rule)) return p;
-  if (route.kind == RouteKind::HTTP) return checkHttpMatches(rule);
+  const bool regexes = route.profile->compilesMatchRegexes;
+  if (route.kind == RouteKind::HTTP) return checkHttpMatches(rule, regexes);
+  if (regexes) return checkGrpcRegexes(rule);
   return std::nullopt;
 }
 

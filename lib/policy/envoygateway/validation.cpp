@@ -5,8 +5,6 @@
 // script (Lua's Strict validation) is left to the cluster.
 //
 // Messages follow the translator's: "<Feature>: <what is wrong>."
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -26,6 +24,7 @@
 #include "lib/model/cidr.h"
 #include "lib/model/duration.h"
 #include "lib/model/quote.h"
+#include "lib/model/regex.h"
 #include "lib/model/secret.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/envoygateway/lua.h"
@@ -219,10 +218,7 @@ bool parsesAsCidr(std::string_view text) {
 // Go's regexp (RE2 syntax), which the translator compiles patterns with; the error as RE2
 // words it, empty when the pattern compiles.
 std::string regexError(std::string_view pattern) {
-  RE2::Options options;
-  options.set_log_errors(false);
-  const RE2 regex(re2::StringPiece(pattern.data(), pattern.size()), options);
-  return regex.ok() ? std::string() : regex.error();
+  return model::re2Error(pattern);
 }
 
 // Seconds in a rate limit unit (ratelimit.UnitToSeconds); 0 for an unknown one.
