@@ -265,6 +265,14 @@ bool ControllerProfile::supportsBackendKind(std::string_view group, std::string_
   return backendKind(group, kind) != nullptr;
 }
 
+IgnoredParent ControllerProfile::ignoresParent(std::string_view controllerName,
+                                               bool udpRoute) const {
+  if (udpRoute && !writesUdpRouteStatus) return IgnoredParent::RouteKind;
+  if (controllerName.empty()) return IgnoredParent::No;
+  const ListenerRequirement* shape = listenerRequirement(controllerName);
+  return shape && !shape->takesRoutes ? IgnoredParent::Gateway : IgnoredParent::No;
+}
+
 const ListenerRequirement* ControllerProfile::listenerRequirement(
     std::string_view controllerName) const {
   for (const ListenerRequirement& r : listenerRequirements)

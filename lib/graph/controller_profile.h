@@ -125,6 +125,11 @@ enum class ListenerAdmissionOrder : std::uint8_t {
   HostnameFirst,
 };
 
+// Why a controller translates nothing for a route on a parent, so that the parentRef gets no
+// status: the route's kind is one it does not watch (writesUdpRouteStatus), or the parent is a
+// Gateway that takes no routes (ListenerRequirement::takesRoutes).
+enum class IgnoredParent : std::uint8_t { No, RouteKind, Gateway };
+
 struct ControllerProfile {
   ControllerId id = ControllerId::Generic;
   std::string_view name;  // for messages: "Envoy Gateway", "Istio", "the Gateway API"
@@ -273,6 +278,9 @@ struct ControllerProfile {
   const BackendKindSupport* backendKind(std::string_view group, std::string_view kind) const;
   // The requirement on listeners of Gateways of `controllerName`, or null.
   const ListenerRequirement* listenerRequirement(std::string_view controllerName) const;
+  // Whether it ignores a route (a UDPRoute when `udpRoute`) on a parent: a Gateway of
+  // `controllerName`, or, with an empty one, a mesh parent.
+  IgnoredParent ignoresParent(std::string_view controllerName, bool udpRoute) const;
   bool takesMeshParent(std::string_view group, std::string_view kind) const;
   // The protocol entry for a listener, or null when the controller does not accept it.
   const ListenerProtocolSupport* protocol(std::string_view protocol, std::string_view tlsMode,

@@ -24,11 +24,6 @@ bool namesHttpRouteFilter(yaml::NodeRef ref) {
   return ref.get("group").str() == kEnvoyGatewayGroup && ref.get("kind").str() == kHttpRouteFilter;
 }
 
-// Go's regexp, which the translator compiles patterns with, reads RE2 syntax.
-bool compiles(std::string_view pattern) {
-  return model::re2Error(pattern).empty();
-}
-
 void resolveOne(RouteRule& rule, const Route& route, const model::Store& store,
                 yaml::NodeRef filter, bool onBackend) {
   const yaml::NodeRef ref = filter.get("extensionRef");
@@ -172,7 +167,7 @@ std::optional<RouteProblem> checkEnvoyRouteFilters(const Route& route, const Rou
               "\"ReplaceRegexMatch\"" +
                   in,
               at, &object, path);
-        if (!compiles(pattern.str())) return notRe2("ReplaceRegexMatch", pattern);
+        if (!model::re2Error(pattern.str()).empty()) return notRe2("ReplaceRegexMatch", pattern);
       }
       if (here.host) {
         const std::string_view hostType = hostname.get("type").str();
@@ -188,7 +183,7 @@ std::optional<RouteProblem> checkEnvoyRouteFilters(const Route& route, const Rou
                 "type is \"PathRegex\"" +
                     in,
                 at, &object, hostname);
-          if (!compiles(pattern.str())) return notRe2("PathRegex", pattern);
+          if (!model::re2Error(pattern.str()).empty()) return notRe2("PathRegex", pattern);
         }
       }
       extension.host = extension.host || here.host;

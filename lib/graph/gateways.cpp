@@ -385,9 +385,10 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
           (reason == "HostnameConflict" && a.conflictReason.empty()))
         a.conflictReason = std::string(reason);
     };
-    if (firstWins)
-      for (const Listener* b : higher)
-        if (supportedProtocol(*b) && b->conflictReason.empty()) consider(*b);
+    // `higher` first (BothOfAPair does not depend on the order; FirstWins compares with the
+    // listeners that stand only).
+    for (const Listener* b : higher)
+      if (supportedProtocol(*b) && (!firstWins || b->conflictReason.empty())) consider(*b);
     // A ListenerSet's listeners take precedence in order (GEP-1713): one clashing with an
     // earlier listener of the set that stands is conflicted alone, as with `higher`.
     const bool ordered = firstWins || gateway.isListenerSet();
@@ -395,9 +396,6 @@ void markConflicts(Gateway& gateway, const std::vector<const Listener*>& higher)
       if (ordered && &b == &a) break;
       if (&b != &a && supportedProtocol(b) && (!ordered || b.conflictReason.empty())) consider(b);
     }
-    if (!firstWins)
-      for (const Listener* b : higher)
-        if (supportedProtocol(*b)) consider(*b);
   }
 }
 

@@ -726,22 +726,18 @@ void buildRoute(Route& route, Topology& topology, const model::Store& store,
         isListenerSetKind(ref.group, ref.kind)) {
       parent.gateway = topology.findGateway(ref.namespace_, ref.name, ref.kind);
       parent.exists = parent.gateway != nullptr;
-      // Only the controller of the Gateway's class writes this parent's status, if it
-      // translates routes for it.
-      if (parent.gateway && parent.gateway->managed) {
-        const ControllerProfile* profile = parent.gateway->profile;
-        const ListenerRequirement* shape =
-            profile->listenerRequirement(parent.gateway->controllerName);
-        if (!shape || shape->takesRoutes) parent.profile = profile;
-      }
+      // Only the controller of the Gateway's class writes this parent's status.
+      if (parent.gateway && parent.gateway->managed) parent.profile = parent.gateway->profile;
     } else if (topology.meshProfile->takesMeshParent(ref.group, ref.kind)) {
       parent.profile = topology.meshProfile;
       const model::Resource* object = store.find(ref.group, ref.kind, ref.namespace_, ref.name);
       parent.exists = object != nullptr;
       if (ref.group.empty()) parent.service = object;
     }
-    // Another kind of parent is not simulated, nor a route kind the controller ignores.
-    if (parent.profile && route.kind == RouteKind::UDP && !parent.profile->writesUdpRouteStatus)
+    // Another kind of parent is not simulated, nor one the controller translates nothing for.
+    if (parent.profile &&
+        parent.profile->ignoresParent(parent.gateway ? parent.gateway->controllerName : "",
+                                      route.kind == RouteKind::UDP) != IgnoredParent::No)
       parent.profile = nullptr;
     if (parent.profile && !profileChosen) {
       route.profile = parent.profile;

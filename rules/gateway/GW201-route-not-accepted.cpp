@@ -88,13 +88,13 @@ void reportIgnored(Context& ctx, const graph::Route& route, const graph::RoutePa
   const graph::ControllerProfile& profile = *g.profile;
   const model::Resource& r = *route.resource;
   std::string why;
-  if (route.kind == graph::RouteKind::UDP && !profile.writesUdpRouteStatus) {
+  const graph::IgnoredParent ignored =
+      profile.ignoresParent(g.controllerName, route.kind == graph::RouteKind::UDP);
+  if (ignored == graph::IgnoredParent::RouteKind) {
     why = std::string(profile.name) +
           " does not support UDPRoute, so it ignores this parentRef and the route gets no "
           "status; use a Gateway of a controller that supports UDPRoute";
-  } else if (const graph::ListenerRequirement* shape =
-                 profile.listenerRequirement(g.controllerName);
-             shape && !shape->takesRoutes) {
+  } else if (ignored == graph::IgnoredParent::Gateway) {
     why = g.resource->display() + " is a Gateway of " + g.controllerName + ", for which " +
           std::string(profile.name) +
           " translates no route, so it ignores this parentRef and the route gets no status; "

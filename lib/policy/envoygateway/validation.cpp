@@ -215,12 +215,6 @@ bool parsesAsCidr(std::string_view text) {
   return text.find('/') != std::string_view::npos && model::Cidr::parse(text).has_value();
 }
 
-// Go's regexp (RE2 syntax), which the translator compiles patterns with; the error as RE2
-// words it, empty when the pattern compiles.
-std::string regexError(std::string_view pattern) {
-  return model::re2Error(pattern);
-}
-
 // Seconds in a rate limit unit (ratelimit.UnitToSeconds); 0 for an unknown one.
 std::int64_t unitSeconds(std::string_view unit) {
   if (unit == "Second") return 1;
@@ -267,7 +261,7 @@ bool checkRateLimitSelector(Context& c, yaml::NodeRef selector) {
       return false;
     }
     if (type == "RegularExpression")
-      if (std::string error = regexError(value.str()); !error.empty()) {
+      if (std::string error = model::re2Error(value.str()); !error.empty()) {
         c.fail(prefix + "regex " + model::quoted(value.str()) +
                    " is invalid: error parsing regexp: " + error + ".",
                value);
@@ -276,7 +270,7 @@ bool checkRateLimitSelector(Context& c, yaml::NodeRef selector) {
   }
   const yaml::NodeRef path = selector.get("path");
   if (path.get("type").str() == "RegularExpression")
-    if (std::string error = regexError(path.get("value").str()); !error.empty()) {
+    if (std::string error = model::re2Error(path.get("value").str()); !error.empty()) {
       c.fail(prefix + "regex " + model::quoted(path.get("value").str()) +
                  " is invalid: error parsing regexp: " + error + ".",
              path.get("value"));
@@ -1064,7 +1058,7 @@ void checkAuthorizationRules(Context& c) {
       }
     if (const yaml::NodeRef path = rule.get("operation").get("path");
         path.get("type").str() == "RegularExpression")
-      if (const std::string error = regexError(path.get("value").str()); !error.empty()) {
+      if (const std::string error = model::re2Error(path.get("value").str()); !error.empty()) {
         c.fail(prefix + "error parsing regexp: " + error + ".", path.get("value"));
         return;
       }
