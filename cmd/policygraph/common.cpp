@@ -1,5 +1,7 @@
 #include "cmd/policygraph/common.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -13,6 +15,7 @@
 #include "lib/config/config.h"
 #include "lib/load/skip.h"
 #include "lib/load/sources.h"
+#include "lib/model/file.h"
 
 namespace pg::cli {
 
@@ -78,8 +81,10 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   if (o.paths.empty()) o.paths.push_back(".");
   std::string configFile;
   config::Config config = readConfig(o, configFile);
-  if (!o.snapshotDir.empty())
+  if (!o.snapshotDir.empty()) {
     config.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
+    config.snapshots.fromCommandLine = true;
+  }
   config.snapshots.required = config.snapshots.required || o.snapshotsRequired;
   analysis::Inputs inputs;
   inputs.paths = o.paths;
@@ -91,8 +96,15 @@ const analysis::Analysis& analyzeInputs(InputOptions& o) {
   inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   inputs.topology.controllerName = o.controllerName;
   inputs.policy.enforcementStatus = o.enforcementStatus;
-  if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end())
-    inputs.stdinText.assign(std::istreambuf_iterator<char>(std::cin), {});
+  if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
+    // Bounded: past the size limit the rest is not read (IN107), whatever is piped in.
+    model::ReadResult read = model::readStream(STDIN_FILENO, config.limits.maxFileBytes);
+    if (read.status == model::ReadResult::Status::TooLarge)
+      inputs.stdinTooLarge = true;
+    else if (!read.ok())
+      throw UsageError("cannot read standard input: " + read.error);
+    inputs.stdinText = std::move(read.text);
+  }
   const bool includes = !config.include.empty();
   try {
     const analysis::Analysis& a = keepUntilExit(analysis::analyze(std::move(config), inputs));
@@ -159,13 +171,17 @@ std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& o) {
   std::vector<const analysis::Analysis*> out;
   for (const config::Environment& e : environments) {
     config::Config own = config;
-    if (!o.snapshotDir.empty())
+    if (!o.snapshotDir.empty()) {
       own.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
+      own.snapshots.fromCommandLine = true;
+    }
     own.snapshots.required = own.snapshots.required || o.snapshotsRequired;
     analysis::Inputs inputs;
-    for (const std::vector<std::string>* list : {&e.paths, &e.shared})
-      for (const std::string& p : *list)
-        inputs.paths.push_back((root / p).lexically_normal().string());
+    try {
+      inputs.paths = e.folders(root);
+    } catch (const config::ConfigError& err) {
+      throw UsageError(err.what());
+    }
     inputs.root = root;
     inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
     inputs.topology.controllerName = o.controllerName;

@@ -1,10 +1,16 @@
 // policygraph: argument parsing and wiring. Everything else lives in lib/ and rules/.
 #include <unistd.h>
 
+#ifdef PG_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -34,6 +40,14 @@ bool colorWanted(const std::string& mode) {
 }
 
 namespace {
+
+// Reports running out of memory and ends the process with kInternal. It cannot count on
+// unwinding (the allocator's frames are C) or on allocating, so it writes and exits itself.
+[[noreturn]] void outOfMemory() {
+  static constexpr std::string_view kMessage = "policygraph: internal error: out of memory\n";
+  [[maybe_unused]] ssize_t written = ::write(STDERR_FILENO, kMessage.data(), kMessage.size());
+  std::_Exit(kInternal);
+}
 
 // How many CEL rules of the built-in schemas IN124 enforces, and the ones it does not.
 void printCelRules() {
@@ -77,6 +91,17 @@ void addRulesCommand(CLI::App& app, int& exitCode) {
 
 int main(int argc, char** argv) {
   using namespace pg::cli;
+  // Out of memory is an internal error in words and exit status, never a silent abort.
+  std::set_new_handler(outOfMemory);
+#ifdef PG_MIMALLOC
+  // mimalloc's operator new aborts without asking the new-handler; it reports the failure
+  // through its error callback first, which ends the process with the same words.
+  mi_register_error(
+      [](int error, void*) {
+        if (error == ENOMEM || error == EOVERFLOW) outOfMemory();
+      },
+      nullptr);
+#endif
   CLI::App app{"policygraph: offline linter and simulator for Gateway API and service-mesh policy"};
   app.require_subcommand(1);
   app.set_version_flag("--version",

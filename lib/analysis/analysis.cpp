@@ -33,12 +33,18 @@ fs::path absoluteFolder(const fs::path& folder) {
 // The rule that reports a violation of this kind (rules/input/IN12x-*.md).
 std::string_view ruleOf(schema::Code code) {
   switch (code) {
-    case schema::Code::UnknownField: return "IN120";
-    case schema::Code::InvalidValue: return "IN121";
-    case schema::Code::Required: return "IN122";
-    case schema::Code::VersionNotServed: return "IN123";
-    case schema::Code::CelRule: return "IN124";
-    case schema::Code::DeprecatedVersion: return "IN125";
+    case schema::Code::UnknownField:
+      return "IN120";
+    case schema::Code::InvalidValue:
+      return "IN121";
+    case schema::Code::Required:
+      return "IN122";
+    case schema::Code::VersionNotServed:
+      return "IN123";
+    case schema::Code::CelRule:
+      return "IN124";
+    case schema::Code::DeprecatedVersion:
+      return "IN125";
   }
   return "IN12x";
 }
@@ -71,8 +77,8 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
       revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
                : load::collectSources(inputs.paths, inputs.root, config, a.problems);
   a.skipped = load::skipNonManifests(sources);
-  load::LoadResult loaded =
-      load::loadSources(sources, config.limits, {inputs.jobs, inputs.stdinText});
+  load::LoadResult loaded = load::loadSources(
+      sources, config.limits, {inputs.jobs, inputs.stdinText, inputs.stdinTooLarge});
   a.files = std::move(loaded.files);
   if (!revision && !inputs.stdinText.empty())
     a.rendered = load::RenderedSources::read(a.files, inputs.root, config.limits);

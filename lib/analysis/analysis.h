@@ -35,6 +35,8 @@ struct Inputs {
   std::filesystem::path repositoryRoot = {};
   // The environment (config `environments:`) these paths are; empty when there are none.
   std::string environment = {};
+  // Standard input gave more than the size limit and was not read further (IN107).
+  bool stdinTooLarge = false;
 };
 
 // A commit to read the inputs from instead of the disk: `Inputs::paths` and `root`, the

@@ -1,15 +1,26 @@
 #include "lib/config/config.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "lib/config/glob.h"
+#include "lib/model/file.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::config {
 
+namespace fs = std::filesystem;
+
 namespace {
+
+// A path the config names inside the repository: relative, and not climbing out with `..`.
+// (Symlinks are resolved where the path is used: resolvesInside.)
+bool inRepository(std::string_view path) {
+  if (path.empty()) return false;
+  fs::path p(path);
+  if (p.is_absolute()) return false;
+  fs::path normal = p.lexically_normal();
+  return normal.empty() || *normal.begin() != "..";
+}
 
 class Reader {
  public:
@@ -55,14 +66,21 @@ void readLimits(const Reader& r, yaml::NodeRef node, Limits& limits) {
   if (!node.isMapping()) r.fail(node, "limits must be a mapping");
   for (auto [k, v] : node.entries()) {
     std::string_view key = k.str();
+    // Each limit has a ceiling no config can lift: a repository's own config file must not
+    // be able to switch the bounds off.
     if (key == "maxFileBytes") {
       limits.maxFileBytes = r.count(v, key);
+      if (limits.maxFileBytes > kMaxFileBytesCeiling)
+        r.fail(v, "maxFileBytes must be at most " + std::to_string(kMaxFileBytesCeiling));
     } else if (key == "maxDepth") {
       std::uint64_t depth = r.count(v, key);
-      if (depth > 10000) r.fail(v, "maxDepth must be at most 10000");
+      if (depth > kMaxDepthCeiling)
+        r.fail(v, "maxDepth must be at most " + std::to_string(kMaxDepthCeiling));
       limits.maxDepth = static_cast<std::uint32_t>(depth);
     } else if (key == "maxAliasExpansion") {
       limits.maxAliasExpansion = r.count(v, key);
+      if (limits.maxAliasExpansion > kMaxAliasExpansionCeiling)
+        r.fail(v, "maxAliasExpansion must be at most " + std::to_string(kMaxAliasExpansionCeiling));
     } else {
       r.fail(k, "unknown limit \"" + std::string(key) +
                     "\" (known: maxFileBytes, maxDepth, maxAliasExpansion)");
@@ -208,6 +226,12 @@ void readSnapshots(const Reader& r, yaml::NodeRef node, SnapshotSettings& snapsh
     if (k.str() != "dir")
       r.fail(k, "unknown snapshots setting \"" + std::string(k.str()) + "\" (known: dir)");
     snapshots.dir = r.string(v, "snapshots.dir");
+    // The folder `snapshot --update` writes into and deletes stale files from: never the
+    // root itself (its manifests would be stale snapshots) nor anything outside it.
+    if (!inRepository(snapshots.dir) || fs::path(snapshots.dir).lexically_normal() == ".")
+      r.fail(v, "snapshots.dir " + snapshots.dir +
+                    " must be a folder inside the repository, below its root (relative, "
+                    "without ..)");
   }
 }
 
@@ -233,6 +257,13 @@ void readEnvironments(const Reader& r, yaml::NodeRef node, Config& config) {
     if (e.name.find_first_of("/\\") != std::string::npos || e.name == "." || e.name == "..")
       r.fail(item.get("name"), "an environment's name names its snapshot folder: no / or \\");
     if (e.paths.empty()) r.fail(item, "environment " + e.name + " needs paths (its folders)");
+    for (const std::vector<std::string>* list : {&e.paths, &e.shared})
+      for (const std::string& path : *list)
+        if (!inRepository(path))
+          r.fail(item.get(list == &e.paths ? "paths" : "shared"),
+                 "environment " + e.name + ": " + path +
+                     " is not a folder of the repository (paths are relative to its root and "
+                     "stay inside it)");
     for (const Environment& other : config.environments)
       if (other.name == e.name)
         r.fail(item.get("name"), "environment " + e.name + " is declared twice");
@@ -358,22 +389,16 @@ LinkerdSettings defaultLinkerdSettings() {
 
 namespace {
 
-namespace fs = std::filesystem;
-
-bool manifestExtension(const fs::path& p) {
-  std::string ext = p.extension().string();
-  return ext == ".yaml" || ext == ".yml" || ext == ".json";
-}
-
 // Reads one schema file and checks that every document in it is a CRD.
-void readSchemaFile(const Reader& r, yaml::NodeRef entry, const fs::path& file,
-                    const std::string& display, Config& config) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) r.fail(entry, "schemas: cannot read " + display);
-  std::ostringstream text;
-  text << in.rdbuf();
-  yaml::ParseResult parsed =
-      yaml::parse(text.str(), {config.limits.maxDepth, config.limits.maxAliasExpansion}, false);
+void readSchemaFile(const Reader& r, yaml::NodeRef entry, const ConfigFiles& files,
+                    const std::string& path, const std::string& display, Config& config) {
+  model::ReadResult read = files.read(path, config.limits.maxFileBytes);
+  if (read.status == model::ReadResult::Status::TooLarge)
+    r.fail(entry, "schemas: " + display + " has " + read.error + ", more than maxFileBytes (" +
+                      std::to_string(config.limits.maxFileBytes) + ")");
+  if (!read.ok()) r.fail(entry, "schemas: cannot read " + display + ": " + read.error);
+  yaml::ParseResult parsed = yaml::parse(
+      std::move(read.text), {config.limits.maxDepth, config.limits.maxAliasExpansion}, false);
   for (const yaml::ParseProblem& p : parsed.problems)
     r.fail(entry, "schemas: " + display + ":" + std::to_string(p.start.line) + ":" +
                       std::to_string(p.start.column) + ": " + p.message);
@@ -405,29 +430,54 @@ void readSchemaFile(const Reader& r, yaml::NodeRef entry, const fs::path& file,
       {display, std::shared_ptr<const yaml::Tree>(std::move(parsed.tree)), r.where(entry, entry)});
 }
 
-// schemas: [FILE or FOLDER, ...], relative to the config's folder. A folder's files with a
-// manifest extension are read in name order, sub-folders included, hidden entries skipped.
-void readSchemas(const Reader& r, yaml::NodeRef node, const fs::path& folder,
+// schemas: [FILE or FOLDER, ...], relative to the config's folder and inside it. A folder's
+// files with a manifest extension are read in name order, sub-folders included, hidden
+// entries skipped.
+void readSchemas(const Reader& r, yaml::NodeRef node, const ConfigFiles& files,
                  const std::string& displayFolder, Config& config) {
   if (!node.isSequence())
     r.fail(node, "schemas must be a list of files or folders of CustomResourceDefinitions");
   for (yaml::NodeRef entry : node.items()) {
     std::string written = r.string(entry, "a schemas entry");
-    fs::path full = fs::path(written).is_absolute() ? fs::path(written) : folder / written;
-    std::string display =
-        fs::path(written).is_absolute()
-            ? written
-            : (fs::path(displayFolder) / written).lexically_normal().generic_string();
-    std::error_code ec;
-    if (fs::is_regular_file(full, ec)) {
-      readSchemaFile(r, entry, full, display, config);
-      continue;
-    }
-    if (!fs::is_directory(full, ec))
+    if (!inRepository(written))
+      r.fail(entry, "schemas: " + written +
+                        " is not inside the config file's folder (schemas name files of the "
+                        "repository, relative to the config file)");
+    const std::string path = fs::path(written).lexically_normal().generic_string();
+    std::string display = (fs::path(displayFolder) / written).lexically_normal().generic_string();
+    std::optional<std::vector<std::string>> found = files.list(path);
+    if (!found)
       r.fail(entry, "schemas: " + display +
-                        " does not exist (paths are relative to the "
-                        "config file's folder)");
-    std::vector<fs::path> files;
+                        " does not exist inside the config file's folder (paths are relative to "
+                        "it; symlinks that leave it are not followed)");
+    if (found->empty())
+      r.fail(entry, "schemas: folder " + display + " holds no .yaml, .yml or .json file");
+    for (const std::string& f : *found)
+      readSchemaFile(
+          r, entry, files, f,
+          f == path ? display
+                    : (fs::path(display) / fs::path(f).lexically_relative(path)).generic_string(),
+          config);
+  }
+}
+
+bool manifestExtension(const fs::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+// The files of a folder on disk, none reached through a symlink that leaves it.
+class DiskFiles : public ConfigFiles {
+ public:
+  explicit DiskFiles(fs::path folder) : folder_(std::move(folder)) {}
+
+  std::optional<std::vector<std::string>> list(const std::string& path) const override {
+    const fs::path full = folder_ / path;
+    std::error_code ec;
+    if (!model::resolvesInside(full, folder_)) return std::nullopt;
+    if (fs::is_regular_file(full, ec)) return std::vector<std::string>{path};
+    if (!fs::is_directory(full, ec)) return std::nullopt;
+    std::vector<std::string> out;
     fs::recursive_directory_iterator it(full, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       std::string name = it->path().filename().string();
@@ -435,21 +485,54 @@ void readSchemas(const Reader& r, yaml::NodeRef node, const fs::path& folder,
         if (it->is_directory(ec)) it.disable_recursion_pending();
         continue;
       }
-      if (it->is_regular_file(ec) && manifestExtension(it->path())) files.push_back(it->path());
+      if (it->is_regular_file(ec) && manifestExtension(it->path()) &&
+          model::resolvesInside(it->path(), folder_))
+        out.push_back(it->path().lexically_relative(folder_).generic_string());
     }
-    std::sort(files.begin(), files.end());
-    if (files.empty())
-      r.fail(entry, "schemas: folder " + display + " holds no .yaml, .yml or .json file");
-    for (const fs::path& f : files)
-      readSchemaFile(r, entry, f, (fs::path(display) / f.lexically_relative(full)).generic_string(),
-                     config);
+    std::sort(out.begin(), out.end());
+    return out;
   }
-}
+
+  model::ReadResult read(const std::string& path, std::uint64_t maxBytes) const override {
+    if (!model::resolvesInside(folder_ / path, folder_)) {
+      model::ReadResult r;
+      r.status = model::ReadResult::Status::Unreadable;
+      r.error = "it resolves outside the config file's folder";
+      return r;
+    }
+    return model::readFile(folder_ / path, maxBytes);
+  }
+
+ private:
+  fs::path folder_;
+};
 
 }  // namespace
 
+std::vector<std::string> Environment::folders(const std::filesystem::path& root) const {
+  std::vector<std::string> out;
+  for (const std::vector<std::string>* list : {&paths, &shared})
+    for (const std::string& p : *list) {
+      fs::path full = (root / p).lexically_normal();
+      if (!model::resolvesInside(full, root))
+        throw ConfigError(where.path + ":" + std::to_string(where.start.line) + ":" +
+                          std::to_string(where.start.column) + ": environment " + name + ": " + p +
+                          " resolves outside the repository (through a symlink): not read");
+      out.push_back(full.string());
+    }
+  return out;
+}
+
+std::unique_ptr<ConfigFiles> ConfigFiles::inFolder(const std::filesystem::path& folder) {
+  return std::make_unique<DiskFiles>(folder.empty() ? fs::path(".") : folder);
+}
+
 Config parseConfig(std::string text, const std::string& displayPath,
                    const std::filesystem::path& folder) {
+  return parseConfig(std::move(text), displayPath, *ConfigFiles::inFolder(folder));
+}
+
+Config parseConfig(std::string text, const std::string& displayPath, const ConfigFiles& files) {
   Config config;
   config.path = displayPath;
   yaml::ParseResult parsed = yaml::parse(std::move(text), {}, false);
@@ -468,9 +551,16 @@ Config parseConfig(std::string text, const std::string& displayPath,
       config.include = r.strings(v, key);
     else if (key == "exclude")
       config.exclude = r.strings(v, key);
-    else if (key == "defaultNamespace")
+    else if (key == "defaultNamespace") {
       config.defaultNamespace = r.string(v, key);
-    else if (key == "limits")
+      const std::string& ns = config.defaultNamespace;
+      auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+      if (ns.empty() || ns.size() > 63 || !alnum(ns.front()) || !alnum(ns.back()) ||
+          !std::all_of(ns.begin(), ns.end(), [&](char c) { return alnum(c) || c == '-'; }))
+        r.fail(v,
+               "defaultNamespace must be a namespace name (a lowercase RFC 1123 label: "
+               "a-z, 0-9 and '-', at most 63 characters)");
+    } else if (key == "limits")
       readLimits(r, v, config.limits);
     else if (key == "rules")
       readRules(r, v, config);
@@ -503,17 +593,18 @@ Config parseConfig(std::string text, const std::string& displayPath,
   }
   // After the rest: the schema files are parsed with the config's limits.
   if (schemasNode)
-    readSchemas(r, schemasNode, folder.empty() ? fs::path(".") : folder,
-                fs::path(displayPath).parent_path().generic_string(), config);
+    readSchemas(r, schemasNode, files, fs::path(displayPath).parent_path().generic_string(),
+                config);
   return config;
 }
 
 Config loadConfig(const std::filesystem::path& file, const std::string& displayPath) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(displayPath + ": cannot read the config file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseConfig(text.str(), displayPath, file.parent_path());
+  model::ReadResult read = model::readFile(file, kMaxConfigBytes);
+  if (read.status == model::ReadResult::Status::TooLarge)
+    throw ConfigError(displayPath + ": the config file has " + read.error + ", more than " +
+                      std::to_string(kMaxConfigBytes));
+  if (!read.ok()) throw ConfigError(displayPath + ": cannot read the config file: " + read.error);
+  return parseConfig(std::move(read.text), displayPath, file.parent_path());
 }
 
 std::optional<std::filesystem::path> findConfig(const std::filesystem::path& start) {

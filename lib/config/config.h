@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/model/cidr.h"
+#include "lib/model/file.h"
 #include "lib/model/finding.h"
 #include "lib/model/source.h"
 #include "lib/yaml/tree.h"
@@ -22,6 +23,13 @@ struct Limits {
   std::uint32_t maxDepth = 128;
   std::uint64_t maxAliasExpansion = 100000;
 };
+
+// The ceilings a config file cannot lift (a repository's own config must not switch the
+// bounds off), and the size of the config file itself.
+inline constexpr std::uint64_t kMaxFileBytesCeiling = std::uint64_t{1} << 30;  // 1 GiB
+inline constexpr std::uint32_t kMaxDepthCeiling = 10000;
+inline constexpr std::uint64_t kMaxAliasExpansionCeiling = 10'000'000;
+inline constexpr std::uint64_t kMaxConfigBytes = 1u << 20;
 
 struct RuleSetting {
   bool off = false;
@@ -78,6 +86,9 @@ const ExternalObject* findExternal(const std::vector<ExternalObject>& external,
 struct SnapshotSettings {
   std::string dir;        // relative to the repository root; empty: .policygraph/snapshots
   bool required = false;  // set by `snapshot --check`: compare even without a folder
+  // `dir` comes from --dir: it may lie outside the root for reading (`--check`), as any
+  // command-line path may; the config's own folder, or a symlink in its place, may not.
+  bool fromCommandLine = false;
 };
 
 // One environment (`environments:`): folders analysed on their own, in the same run as the
@@ -87,6 +98,10 @@ struct Environment {
   std::vector<std::string> paths;   // relative to the repository root
   std::vector<std::string> shared;  // added to `paths`
   model::Location where;
+
+  // `paths` then `shared` under `root`, absolute. Throws ConfigError for one that resolves
+  // outside the root through a symlink (the config file refuses `..` and absolute paths).
+  std::vector<std::string> folders(const std::filesystem::path& root) const;
 };
 
 // A file of CustomResourceDefinitions named under `schemas:` (directly or in a folder named
@@ -144,10 +159,27 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Where the files a config names (`schemas:`) are read from: the config file's folder on disk,
+// or a commit's tree for a revision's own config. Paths are relative to the config's folder,
+// and nothing outside it is listed or read.
+class ConfigFiles {
+ public:
+  virtual ~ConfigFiles() = default;
+  // `path` itself when it is a file; the files with a manifest extension under it, sorted,
+  // when a folder; nothing when it names nothing inside the config's folder.
+  virtual std::optional<std::vector<std::string>> list(const std::string& path) const = 0;
+  virtual model::ReadResult read(const std::string& path, std::uint64_t maxBytes) const = 0;
+
+  // The files of `folder` on disk (empty: the current folder); a symlink that resolves
+  // outside it names nothing.
+  static std::unique_ptr<ConfigFiles> inFolder(const std::filesystem::path& folder);
+};
+
 // Parses a config file's text; `displayPath` names it in messages and locations. `folder` is
 // the folder the config's relative paths (`schemas:`) start from; empty: the current one.
 Config parseConfig(std::string text, const std::string& displayPath,
                    const std::filesystem::path& folder = {});
+Config parseConfig(std::string text, const std::string& displayPath, const ConfigFiles& files);
 Config loadConfig(const std::filesystem::path& file, const std::string& displayPath);
 // `.policygraph.yaml` in `start` or the nearest folder above it.
 std::optional<std::filesystem::path> findConfig(const std::filesystem::path& start);

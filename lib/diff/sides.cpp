@@ -1,9 +1,11 @@
 #include "lib/diff/sides.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
 #include "lib/config/config.h"
+#include "lib/load/git.h"
 #include "lib/load/sources.h"
 
 namespace pg::diff {
@@ -85,6 +87,53 @@ SideSpec workingTree() {
 
 namespace {
 
+// The files of a commit under one folder, for a revision's own config (`schemas:`).
+class RevisionFiles : public config::ConfigFiles {
+ public:
+  RevisionFiles(const load::GitRevision& revision, std::string folder)
+      : revision_(revision), folder_(std::move(folder)) {}
+
+  std::optional<std::vector<std::string>> list(const std::string& path) const override {
+    const std::string full = inTree(path);
+    if (revision_.isFile(full)) return std::vector<std::string>{path};
+    std::vector<load::Problem> ignored;
+    std::vector<load::SourceEntry> found;
+    try {
+      found = revision_.collect({full}, folder_, config::Config{}, ignored);
+    } catch (const load::InputError&) {
+      return std::nullopt;
+    }
+    std::vector<std::string> out;
+    for (const load::SourceEntry& e : found) out.push_back(e.path);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  model::ReadResult read(const std::string& path, std::uint64_t maxBytes) const override {
+    model::ReadResult r;
+    try {
+      std::optional<std::string> text = revision_.readFile(inTree(path), maxBytes);
+      if (text) {
+        r.text = std::move(*text);
+        return r;
+      }
+      r.status = model::ReadResult::Status::Unreadable;
+      r.error = "no such file in " + revision_.revision();
+    } catch (const load::InputError& e) {
+      r.status = model::ReadResult::Status::TooLarge;
+      r.error = e.what();
+    }
+    return r;
+  }
+
+ private:
+  std::string inTree(const std::string& path) const {
+    return folder_.empty() ? path : folder_ + "/" + path;
+  }
+  const load::GitRevision& revision_;
+  std::string folder_;
+};
+
 // How a side is read: its inputs, its config, and for a revision the root from the top of
 // the repository.
 struct Prepared {
@@ -145,12 +194,15 @@ Prepared prepare(const SideSpec& side, const SideOptions& options) {
       } else {
         // The commit's own config file, found upward from the first PATH.
         std::string dir = inputs.paths.front();
-        if (revision.readFile(dir)) dir = parentInTree(dir);
+        if (revision.isFile(dir)) dir = parentInTree(dir);
         for (;;) {
           std::string candidate =
               dir.empty() ? std::string(kConfigName) : dir + "/" + std::string(kConfigName);
-          if (std::optional<std::string> text = revision.readFile(candidate)) {
-            config = config::parseConfig(std::move(*text), std::string(kConfigName));
+          if (std::optional<std::string> text =
+                  revision.readFile(candidate, config::kMaxConfigBytes)) {
+            // Its schemas: come from the same commit, from the config's folder down.
+            config = config::parseConfig(std::move(*text), std::string(kConfigName),
+                                         RevisionFiles(revision, dir));
             revisionRoot = dir;
             break;
           }
@@ -172,12 +224,8 @@ Prepared prepare(const SideSpec& side, const SideOptions& options) {
   return prepared;
 }
 
-// An environment's path, as the side reads it: on disk from the root, in a revision from the
-// top of the repository.
-std::string environmentPath(const SideSpec& side, const Prepared& prepared,
-                            const std::string& path) {
-  if (side.kind != SideSpec::Kind::Revision)
-    return (prepared.inputs.root / path).lexically_normal().string();
+// An environment's path in a revision, from the top of the repository.
+std::string environmentPath(const Prepared& prepared, const std::string& path) {
   std::string out = (fs::path(prepared.revisionRoot) / path).lexically_normal().generic_string();
   while (!out.empty() && out.back() == '/') out.pop_back();
   return out == "." ? std::string() : out;
@@ -192,8 +240,12 @@ analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options)
   if (const config::Environment* environment = options.environment) {
     inputs.environment = environment->name;
     inputs.paths.clear();
-    for (const std::vector<std::string>* list : {&environment->paths, &environment->shared})
-      for (const std::string& p : *list) inputs.paths.push_back(environmentPath(side, prepared, p));
+    if (side.kind != SideSpec::Kind::Revision) {
+      inputs.paths = environment->folders(prepared.inputs.root);  // confined to the root
+    } else {
+      for (const std::vector<std::string>* list : {&environment->paths, &environment->shared})
+        for (const std::string& p : *list) inputs.paths.push_back(environmentPath(prepared, p));
+    }
     empty = inputs.paths.empty();
   }
   if (options.adjustConfig) options.adjustConfig(prepared.config);

@@ -15,6 +15,8 @@ namespace {
 
 // Follows at most this many symlinks on the way to one file, as the kernel bounds its own.
 constexpr int kMaxLinkHops = 40;
+// A symlink's blob is a path: nothing longer is one (the kernel's PATH_MAX).
+constexpr std::uint64_t kMaxLinkBytes = 4096;
 
 void initLibgit2() {
   static std::once_flag once;
@@ -82,6 +84,27 @@ struct GitRevision::State {
   std::string revision;
   std::string commitId;
   fs::path workdir;
+
+  // The blob's size, read from its header without inflating it.
+  std::uint64_t blobSize(const git_oid* id) const {
+    git_odb* odb = nullptr;
+    if (git_repository_odb(&odb, repo.get()) != 0)
+      throw InputError("cannot read the objects of " + revision + ": " +
+                       lastError("unknown error"));
+    std::size_t size = 0;
+    git_object_t type = GIT_OBJECT_INVALID;
+    const int error = git_odb_read_header(&size, &type, odb, id);
+    git_odb_free(odb);
+    if (error != 0)
+      throw InputError("cannot read a blob of " + revision + ": " + lastError("unknown error"));
+    return size;
+  }
+
+  // The blob's text when it has at most `maxBytes` bytes (checked before it is inflated).
+  std::optional<std::string> boundedBlobText(const git_oid* id, std::uint64_t maxBytes) const {
+    if (blobSize(id) > maxBytes) return std::nullopt;
+    return blobText(id);
+  }
 
   std::string blobText(const git_oid* id) const {
     git_blob* raw = nullptr;
@@ -157,14 +180,28 @@ const fs::path& GitRevision::workdir() const {
   return state_->workdir;
 }
 
-std::optional<std::string> GitRevision::readFile(std::string_view path) const {
+bool GitRevision::isFile(std::string_view path) const {
+  std::optional<std::string> normal = normalizeInTree(path);
+  if (!normal) return false;
+  TreeEntry entry = state_->entryAt(*normal);
+  return entry && git_tree_entry_type(entry.get()) == GIT_OBJECT_BLOB &&
+         git_tree_entry_filemode(entry.get()) != GIT_FILEMODE_LINK;
+}
+
+std::optional<std::string> GitRevision::readFile(std::string_view path,
+                                                 std::uint64_t maxBytes) const {
   std::optional<std::string> normal = normalizeInTree(path);
   if (!normal) return std::nullopt;
   TreeEntry entry = state_->entryAt(*normal);
   if (!entry || git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB ||
       git_tree_entry_filemode(entry.get()) == GIT_FILEMODE_LINK)
     return std::nullopt;
-  return state_->blobText(git_tree_entry_id(entry.get()));
+  std::optional<std::string> text =
+      state_->boundedBlobText(git_tree_entry_id(entry.get()), maxBytes);
+  if (!text)
+    throw InputError(*normal + " in " + state_->revision + " has more than " +
+                     std::to_string(maxBytes) + " bytes");
+  return text;
 }
 
 namespace {
@@ -199,6 +236,11 @@ class TreeWalker {
 
   // `path` is where the entry is seen (through links), `real` where it is in the tree.
   void walkTree(const git_tree* tree, const std::string& path, const std::string& real, int hops) {
+    if (chain_.size() >= kMaxFolderDepth) {
+      problem(ProblemKind::Unreadable, path,
+              "folders nested more than " + std::to_string(kMaxFolderDepth) + " deep are not read");
+      return;
+    }
     chain_.push_back(real);
     std::vector<std::pair<std::string, const git_tree_entry*>> entries;
     for (std::size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
@@ -232,13 +274,19 @@ class TreeWalker {
       return;
     }
     if (!files_.insert(real).second) return;  // the same file through a link
-    auto content = std::make_shared<std::string>(state_.blobText(git_tree_entry_id(entry)));
-    out_.push_back({shown(path), {}, false, std::move(content)});
+    const git_oid* id = git_tree_entry_id(entry);
+    SourceEntry source{shown(path), {}, false, nullptr};
+    if (const std::uint64_t size = state_.blobSize(id); size > config_.limits.maxFileBytes)
+      source.oversize = size;  // the loader reports it; never inflated
+    else
+      source.content = std::make_shared<std::string>(state_.blobText(id));
+    out_.push_back(std::move(source));
   }
 
   void followLink(const git_tree_entry* link, const std::string& path, const std::string& real,
                   bool named, int hops) {
-    std::string written = state_.blobText(git_tree_entry_id(link));
+    std::string written =
+        state_.boundedBlobText(git_tree_entry_id(link), kMaxLinkBytes).value_or("/");
     std::optional<std::string> target = written.empty() || written.front() == '/'
                                             ? std::nullopt
                                             : normalizeInTree(joinPath(parentOf(real), written));

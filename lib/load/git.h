@@ -35,8 +35,11 @@ class GitRevision {
   const std::filesystem::path& workdir() const;
 
   // The text of a file of the commit, by path from the repository's top; nothing when the
-  // path is no file (or a symlink) in the commit.
-  std::optional<std::string> readFile(std::string_view path) const;
+  // path is no file (or a symlink) in the commit. Throws InputError when the file has more
+  // than `maxBytes` bytes (its size is read before its content is).
+  std::optional<std::string> readFile(std::string_view path, std::uint64_t maxBytes) const;
+  // Whether the path names a file of the commit (not a folder, link or submodule).
+  bool isFile(std::string_view path) const;
 
   // Like collectSources for a folder: the manifest files of the commit under each of
   // `inputs` (paths from the repository's top, "" or "." for all of it), hidden entries

@@ -1,13 +1,7 @@
 #include "lib/load/loader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "lib/load/encoding.h"
+#include "lib/model/file.h"
 #include "lib/model/parallel.h"
 #include "lib/yaml/parser.h"
 
@@ -48,53 +42,6 @@ class LineText {
   std::string_view text_;
   std::vector<std::size_t> starts_;
 };
-
-// Reads a regular file whole; false with `error` set when it cannot.
-bool readFile(const std::filesystem::path& path, std::uint64_t maxBytes, std::string& out,
-              std::string& error, bool& tooLarge) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = std::strerror(errno);
-    return false;
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    error = std::strerror(errno);
-    ::close(fd);
-    return false;
-  }
-  if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
-    tooLarge = true;
-    error = std::to_string(st.st_size) + " bytes";
-    ::close(fd);
-    return false;
-  }
-  // One byte more than fstat says, so that reading to the end (the read that returns 0)
-  // does not have to grow the buffer: growing copies the file into twice its size.
-  out.resize(static_cast<std::size_t>(st.st_size) + 1);
-  std::size_t done = 0;
-  while (true) {
-    if (done == out.size()) out.resize(out.size() + 4096);  // grew since fstat
-    ssize_t n = ::read(fd, out.data() + done, out.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      error = std::strerror(errno);
-      ::close(fd);
-      return false;
-    }
-    if (n == 0) break;
-    done += static_cast<std::size_t>(n);
-    if (done > maxBytes) {
-      tooLarge = true;
-      error = "more than " + std::to_string(maxBytes) + " bytes";
-      ::close(fd);
-      return false;
-    }
-  }
-  out.resize(done);
-  ::close(fd);
-  return true;
-}
 
 ProblemKind problemKindOf(yaml::ProblemKind kind) {
   switch (kind) {
@@ -338,45 +285,45 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
 }
 
 FileResult loadEntry(const SourceEntry& entry, const config::Limits& limits,
-                     const std::string& stdinText) {
+                     const LoadOptions& options) {
   FileResult result;
   result.file = std::make_unique<model::SourceFile>();
   result.file->path = entry.path;
   result.file->absolutePath = entry.absolutePath.string();
   std::string text;
-  if (const std::string* inMemory = entry.isStdin ? &stdinText : entry.content.get()) {
-    if (inMemory->size() > limits.maxFileBytes) {
-      result.problems.push_back({ProblemKind::FileTooLarge,
+  // `size` as the reader put it ("123 bytes", "more than 16777216 bytes"); empty when the
+  // input was only read up to the limit.
+  auto tooLarge = [&](const std::string& size) {
+    const std::string limit = std::to_string(limits.maxFileBytes) + " bytes";
+    result.problems.push_back(
+        {ProblemKind::FileTooLarge,
+         {entry.path, {1, 1}, {1, 1}},
+         std::string(entry.isStdin ? "standard input" : "this file") +
+             (size.empty() ? " is larger than the limit of " + limit
+                           : " has " + size + ", more than the limit of " + limit),
+         fileProblemDiscriminator(entry.path, "size"),
+         {}});
+    return std::move(result);
+  };
+  if (entry.oversize > 0) return tooLarge(std::to_string(entry.oversize) + " bytes");
+  if (entry.isStdin && options.stdinTooLarge) return tooLarge({});
+  if (const std::string* inMemory = entry.isStdin ? &options.stdinText : entry.content.get()) {
+    if (inMemory->size() > limits.maxFileBytes)
+      return tooLarge(std::to_string(inMemory->size()) + " bytes");
+    text = *inMemory;
+  } else {
+    model::ReadResult read = model::readFile(entry.absolutePath, limits.maxFileBytes);
+    if (read.status == model::ReadResult::Status::TooLarge)
+      return tooLarge(read.error.starts_with("more than") ? std::string() : read.error);
+    if (!read.ok()) {
+      result.problems.push_back({ProblemKind::Unreadable,
                                  {entry.path, {1, 1}, {1, 1}},
-                                 std::string(entry.isStdin ? "standard input" : "this file") +
-                                     " has " + std::to_string(inMemory->size()) +
-                                     " bytes, more than the limit of " +
-                                     std::to_string(limits.maxFileBytes),
-                                 fileProblemDiscriminator(entry.path, "size"),
+                                 "cannot read this file: " + read.error,
+                                 fileProblemDiscriminator(entry.path, "read"),
                                  {}});
       return result;
     }
-    text = *inMemory;
-  } else {
-    std::string error;
-    bool tooLarge = false;
-    if (!readFile(entry.absolutePath, limits.maxFileBytes, text, error, tooLarge)) {
-      if (tooLarge) {
-        result.problems.push_back({ProblemKind::FileTooLarge,
-                                   {entry.path, {1, 1}, {1, 1}},
-                                   "this file has " + error + ", more than the limit of " +
-                                       std::to_string(limits.maxFileBytes) + " bytes",
-                                   fileProblemDiscriminator(entry.path, "size"),
-                                   {}});
-      } else {
-        result.problems.push_back({ProblemKind::Unreadable,
-                                   {entry.path, {1, 1}, {1, 1}},
-                                   "cannot read this file: " + error,
-                                   fileProblemDiscriminator(entry.path, "read"),
-                                   {}});
-      }
-      return result;
-    }
+    text = std::move(read.text);
   }
   parseInto(result, std::move(text), limits);
   return result;
@@ -404,10 +351,9 @@ FileResult loadText(std::string path, std::string text, const config::Limits& li
 LoadResult loadSources(const std::vector<SourceEntry>& sources, const config::Limits& limits,
                        const LoadOptions& options) {
   std::vector<FileResult> results(sources.size());
-  model::parallelFor(model::workersFor(options.jobs, sources.size()), sources.size(),
-                     [&](std::size_t i, unsigned) {
-                       results[i] = loadEntry(sources[i], limits, options.stdinText);
-                     });
+  model::parallelFor(
+      model::workersFor(options.jobs, sources.size()), sources.size(),
+      [&](std::size_t i, unsigned) { results[i] = loadEntry(sources[i], limits, options); });
   LoadResult out;
   out.files.reserve(results.size());
   std::size_t resources = 0;

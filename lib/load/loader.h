@@ -28,6 +28,8 @@ struct LoadResult {
 struct LoadOptions {
   unsigned jobs = 1;
   std::string stdinText;  // what `-` reads (the caller reads standard input once)
+  // Standard input gave more than the size limit: the caller stopped reading it there.
+  bool stdinTooLarge = false;
 };
 
 LoadResult loadSources(const std::vector<SourceEntry>& sources, const config::Limits& limits,

@@ -1,8 +1,6 @@
 #include "lib/load/rendered.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -10,6 +8,7 @@
 
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
+#include "lib/model/file.h"
 
 namespace pg::load {
 
@@ -254,11 +253,13 @@ RenderedSources RenderedSources::read(const std::vector<std::unique_ptr<model::S
     auto it = out.originals_.find(rel);
     if (it != out.originals_.end()) return it->second.get();
     std::unique_ptr<model::SourceFile>& slot = out.originals_[rel];
-    std::ifstream in(root / rel, std::ios::binary);
-    if (!in) return nullptr;
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (text.size() > limits.maxFileBytes) return nullptr;
-    slot = std::move(loadText(rel, std::move(text), limits).file);
+    // Through a symlink that leaves the root, a rendered document's comment would have the
+    // tool read, and name, a file outside the repository: the folder walker refuses those
+    // links (IN112), and so does this.
+    if (!model::resolvesInside(root / rel, root)) return nullptr;
+    model::ReadResult read = model::readFile(root / rel, limits.maxFileBytes);
+    if (!read.ok()) return nullptr;
+    slot = std::move(loadText(rel, std::move(read.text), limits).file);
     return slot->tree ? slot.get() : nullptr;
   };
   for (const std::unique_ptr<model::SourceFile>& file : files) {

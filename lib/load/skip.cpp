@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
+#include "lib/model/file.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::load {
@@ -55,12 +54,12 @@ std::string resolve(std::string_view folder, std::string_view relative) {
   return out;
 }
 
+// The entry's text; empty when it cannot be read or is over the size limit (the loader
+// reports both).
 std::string textOf(const SourceEntry& entry) {
   if (entry.content) return *entry.content;
-  std::ifstream in(entry.absolutePath, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  if (entry.absolutePath.empty()) return {};
+  return model::readFile(entry.absolutePath, config::Limits{}.maxFileBytes).text;
 }
 
 // The files a kustomization names as patches, relative to its folder: `patches[].path`,
@@ -133,7 +132,8 @@ std::vector<SkippedFile> skipNonManifests(std::vector<SourceEntry>& sources) {
     std::string_view name = nameOf(s.path);
     if (name == "Chart.yaml" || name == "Chart.yml") charts.emplace(folderOf(s.path));
     if (isKustomizationName(name))
-      for (const std::string& patch : patchFiles(s)) patches.insert(resolve(folderOf(s.path), patch));
+      for (const std::string& patch : patchFiles(s))
+        patches.insert(resolve(folderOf(s.path), patch));
   }
   std::vector<SkippedFile> skipped;
   std::erase_if(sources, [&](const SourceEntry& s) {
@@ -152,7 +152,8 @@ std::string skippedSummary(const std::vector<SkippedFile>& skipped) {
   for (const SkippedFile& s : skipped) ++counts[s.reason];
   std::string out;
   for (const auto& [reason, n] : counts)
-    out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + std::string(skipReasonText(reason));
+    out +=
+        (out.empty() ? "" : ", ") + std::to_string(n) + " " + std::string(skipReasonText(reason));
   return out;
 }
 

@@ -115,6 +115,12 @@ class Walker {
         return;
       }
       if (!visited_.insert(id).second) return;  // reached again through a link
+      if (chain_.size() >= kMaxFolderDepth) {
+        problem(
+            ProblemKind::Unreadable, entry,
+            "folders nested more than " + std::to_string(kMaxFolderDepth) + " deep are not read");
+        return;
+      }
       chain_.push_back(id);
       walk(entry);
       chain_.pop_back();

@@ -1,6 +1,7 @@
 // Which files to read: explicit files, folders walked recursively, standard input.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -16,12 +17,18 @@ namespace pg::load {
 // How standard input is named in reports.
 inline constexpr std::string_view kStdinPath = "<stdin>";
 
+// Folders nested deeper than this are not walked (a problem says so): no real repository comes
+// near it, and the walkers recurse once per level.
+inline constexpr std::size_t kMaxFolderDepth = 256;
+
 struct SourceEntry {
   std::string path;                    // as reported, relative to the repository root
   std::filesystem::path absolutePath;  // empty for standard input and git blobs
   bool isStdin = false;
   // The text, when it does not come from a file on disk (a blob of a git revision).
   std::shared_ptr<const std::string> content;
+  // A blob over the size limit, not read: its size (the loader reports it as too large).
+  std::uint64_t oversize = 0;
 };
 
 // A PATH argument that names nothing: a usage error, not a finding.

@@ -16,6 +16,7 @@
 #include "lib/cel/direct.h"
 #include "lib/cel/reads.h"
 #include "lib/schema/defaults.h"
+#include "lib/schema/names.h"
 #include "lib/model/hash.h"
 #include "lib/model/parallel.h"
 #include "lib/model/quote.h"
@@ -1451,10 +1452,11 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
   if (defaults != nullptr) defaults->assign(objects.size(), {});
   model::parallelFor(workers, objects.size(), [&](std::size_t i, unsigned worker) {
     const model::Resource& r = objects[i];
+    std::vector<Violation>& out = perObject[i];
+    validateNames(r, i, out);  // whatever the kind: every object has a name
     if (r.universal || r.kind.empty()) return;
     const KindSchema* kind = registry.find(r.group, r.kind);
     if (!kind) return;
-    std::vector<Violation>& out = perObject[i];
     const VersionSchema* version = kind->version(r.version);
     yaml::NodeRef apiVersion = r.node.get("apiVersion");
     if (!version || !version->served) {

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "lib/load/sources.h"
+#include "lib/model/file.h"
 #include "lib/policy/linkerd/access.h"
 #include "lib/report/report.h"
 #include "lib/yaml/parser.h"
@@ -40,9 +41,11 @@ constexpr std::string_view kMeshHeader =
     "# the content of `policygraph explain` for it, with a comment naming the policy or object\n"
     "# each value or entry came from. Review changes; do not edit.\n";
 
+constexpr std::string_view kHeaderStart = "# Effective policies on ";
+constexpr std::string_view kHeaderEnd = ", written by `policygraph snapshot --update`:";
+
 std::string headerOf(const model::Resource& object, bool mesh) {
-  return "# Effective policies on " + object.display() +
-         ", written by `policygraph snapshot --update`:\n" +
+  return std::string(kHeaderStart) + object.display() + std::string(kHeaderEnd) + "\n" +
          std::string(mesh ? kMeshHeader : kHeader);
 }
 
@@ -87,18 +90,36 @@ std::string renderKumaProxy(const analysis::Analysis& a, const model::Resource& 
 }
 
 // A snapshot as written, whatever line ends a checkout gave it: a Windows checkout with
-// `core.autocrlf` turns every "\n" into "\r\n", and that is no drift.
-std::optional<std::string> readFile(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream read;
-  read << in.rdbuf();
-  std::string text = std::move(read).str();
+// `core.autocrlf` turns every "\n" into "\r\n", and that is no drift. Nothing when it cannot
+// be read, is larger than `maxBytes`, or resolves outside `folder` through a symlink.
+std::optional<std::string> readFile(const fs::path& file, const fs::path& folder,
+                                    std::uint64_t maxBytes) {
+  if (!model::resolvesInside(file, folder)) return std::nullopt;
+  model::ReadResult read = model::readFile(file, maxBytes);
+  if (!read.ok()) return std::nullopt;
+  std::string text = std::move(read.text);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < text.size(); ++i)
     if (text[i] != '\r' || i + 1 == text.size() || text[i + 1] != '\n') text[kept++] = text[i];
   text.resize(kept);
   return text;
+}
+
+// Whether a file's text is a snapshot this tool wrote: its first line is headerOf's.
+bool writtenBySnapshot(std::string_view text) {
+  std::string_view first = text.substr(0, text.find('\n'));
+  return first.starts_with(kHeaderStart) && first.ends_with(kHeaderEnd);
+}
+
+// A part of a snapshot's file name (kind, namespace, mesh, name) that can only ever be one
+// name inside its folder. Names that the API server would refuse (IN121) never reach here
+// unchanged, but a placeholder or a Kind can hold anything.
+bool safePart(std::string_view part) {
+  if (part.empty() || part == "." || part == "..") return false;
+  return std::none_of(part.begin(), part.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return c == '/' || c == '\\' || u < 0x20 || u == 0x7f;
+  });
 }
 
 // Replaces `file` with `text` through a temporary file beside it and a rename, so that a
@@ -242,12 +263,12 @@ void entryLeaves(yaml::NodeRef entry, const std::string& label, Leaves& out) {
       flatten(ev, label, out);
     } else if (key == "provenance" && ev.isSequence()) {
       for (yaml::NodeRef p : ev.items())
-        addTo(out, label + " provenance of " + fieldName(p),
-              report::originWords(p.get("policy").str(), p.get("role").str(),
-                                  p.get("level").str()) +
-                  // A value that moves between the file and the schema's default is drift too.
-                  (p.get("defaultFrom") ? "; default from " + std::string(p.get("defaultFrom").str())
-                                        : std::string()));
+        addTo(
+            out, label + " provenance of " + fieldName(p),
+            report::originWords(p.get("policy").str(), p.get("role").str(), p.get("level").str()) +
+                // A value that moves between the file and the schema's default is drift too.
+                (p.get("defaultFrom") ? "; default from " + std::string(p.get("defaultFrom").str())
+                                      : std::string()));
     } else if (key == "overridden" && ev.isSequence()) {
       for (yaml::NodeRef o : ev.items())
         addTo(out, label + " overridden " + fieldName(o),
@@ -304,12 +325,13 @@ bool checked(const analysis::Analysis& a) {
 }
 
 std::string fileNameOf(const model::Resource& object) {
-  std::string file(object.kind);
   // A Universal object is named within its mesh; `@` starts no Kubernetes namespace.
-  if (object.universal)
-    file += "/@" + std::string(object.mesh);
-  else if (!object.namespace_.empty())
-    file += "/" + std::string(object.namespace_);
+  const std::string space =
+      object.universal ? "@" + std::string(object.mesh) : std::string(object.namespace_);
+  if (!safePart(object.kind) || !safePart(object.name) || (!space.empty() && !safePart(space)))
+    return {};
+  std::string file(object.kind);
+  if (!space.empty()) file += "/" + space;
   return file + "/" + std::string(object.name) + std::string(kExtension);
 }
 
@@ -331,7 +353,9 @@ std::vector<Snapshot> render(const analysis::Analysis& a) {
       partsOf(w.workload).linkerd = &w;
   // Kuma: every proxy some policy selects; a derived one is its workload's.
   auto addProxy = [&](const model::Resource& object, std::vector<std::string> types) {
-    out.push_back({fileNameOf(object), &object, renderKumaProxy(a, object),
+    std::string file = fileNameOf(object);
+    if (file.empty()) return;  // a name that would not stay one file name
+    out.push_back({std::move(file), &object, renderKumaProxy(a, object),
                    contentsOf({.kumaTypes = std::move(types)})});
   };
   for (const graph::kuma::Dataplane& dp : a.kuma.dataplanes) {
@@ -349,8 +373,10 @@ std::vector<Snapshot> render(const analysis::Analysis& a) {
     if (std::vector<std::string> types = report::kumaPolicyTypes(a, *gw.resource); !types.empty())
       addProxy(*gw.resource, std::move(types));
   for (const model::Resource* object : order) {
+    std::string file = fileNameOf(*object);
+    if (file.empty()) continue;  // a name that would not stay one file name
     const Parts& p = parts[object];
-    out.push_back({fileNameOf(*object), object, renderOne(a, *object, p), contentsOf(p)});
+    out.push_back({std::move(file), object, renderOne(a, *object, p), contentsOf(p)});
   }
   std::sort(out.begin(), out.end(),
             [](const Snapshot& x, const Snapshot& y) { return x.file < y.file; });
@@ -358,16 +384,39 @@ std::vector<Snapshot> render(const analysis::Analysis& a) {
 }
 
 UpdateResult update(const analysis::Analysis& a, const fs::path& folder) {
+  const std::string shown = load::displayPath(folder, a.root);
+  // Writes stay inside the root, whatever the config, --dir or a committed symlink say, and
+  // never into the root itself, where every manifest would be a stale snapshot.
+  std::error_code ec;
+  if (!model::resolvesInside(folder, a.root) ||
+      fs::weakly_canonical(folder, ec) == fs::weakly_canonical(a.root, ec))
+    throw std::runtime_error("refusing to write snapshots to " + shown +
+                             ": it resolves outside the repository root, or is the root "
+                             "itself; name a folder below it (snapshots: {dir: ...} or --dir)");
+  const std::uint64_t maxBytes = a.config.limits.maxFileBytes;
+  // Every .yaml file already there must be a snapshot this tool wrote: the folder is deleted
+  // from, and nothing but snapshots may be.
+  const std::vector<std::string> existing = filesIn(folder);
+  for (const std::string& name : existing) {
+    std::optional<std::string> text = readFile(folder / name, folder, maxBytes);
+    if (!text || !writtenBySnapshot(*text))
+      throw std::runtime_error("refusing to write snapshots to " + shown + ": " + shown + "/" +
+                               name +
+                               " is not a snapshot written by `policygraph snapshot --update` "
+                               "(snapshots own their folder: move other files out of it)");
+  }
   UpdateResult result;
   std::set<std::string> kept;
   for (const Snapshot& s : render(a)) {
     kept.insert(s.file);
     fs::path file = folder / s.file;
-    if (std::optional<std::string> old = readFile(file); old && *old == s.text) {
+    if (!model::resolvesInside(file, folder))
+      throw std::runtime_error("refusing to write " + load::displayPath(file, a.root) +
+                               ": it resolves outside " + shown + " through a symlink");
+    if (std::optional<std::string> old = readFile(file, folder, maxBytes); old && *old == s.text) {
       ++result.unchanged;
       continue;
     }
-    std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     if (ec)
       throw std::runtime_error("cannot create " + load::displayPath(file.parent_path(), a.root) +
@@ -377,10 +426,9 @@ UpdateResult update(const analysis::Analysis& a, const fs::path& folder) {
                                std::generic_category().message(error));
     result.written.push_back(s.file);
   }
-  for (const std::string& name : filesIn(folder)) {
+  for (const std::string& name : existing) {
     if (kept.count(name)) continue;
     fs::path file = folder / name;
-    std::error_code ec;
     fs::remove(file, ec);
     if (ec)
       throw std::runtime_error("cannot remove " + load::displayPath(file, a.root) + ": " +
@@ -414,12 +462,16 @@ std::vector<std::string> changedFields(std::string_view before, std::string_view
 
 std::vector<Drift> compare(const analysis::Analysis& a, const fs::path& folder) {
   std::vector<Drift> out;
+  // A folder that resolves outside the root (a committed symlink in its place) is not read:
+  // every snapshot is then missing, unless --dir named it.
+  const bool readable = a.config.snapshots.fromCommandLine || model::resolvesInside(folder, a.root);
   std::vector<Snapshot> snapshots = render(a);
   std::set<std::string, std::less<>> expected;
   for (const Snapshot& s : snapshots) expected.insert(s.file);
   auto reported = [&](const std::string& file) { return load::displayPath(folder / file, a.root); };
   for (const Snapshot& s : snapshots) {
-    std::optional<std::string> disk = readFile(folder / s.file);
+    std::optional<std::string> disk =
+        readable ? readFile(folder / s.file, folder, a.config.limits.maxFileBytes) : std::nullopt;
     if (!disk) {
       out.push_back(
           {DriftKind::Missing, s.file, reported(s.file), s.object, s.contents, 1, {}, {}});
@@ -443,10 +495,11 @@ std::vector<Drift> compare(const analysis::Analysis& a, const fs::path& folder) 
     }
     out.push_back(std::move(d));
   }
-  for (const std::string& file : filesIn(folder)) {
+  for (const std::string& file : readable ? filesIn(folder) : std::vector<std::string>{}) {
     if (expected.count(file)) continue;
     Drift d{DriftKind::Orphaned, file, reported(file), objectOf(a, file), {}, 1, {}, {}};
-    if (std::optional<std::string> disk = readFile(folder / file)) {
+    if (std::optional<std::string> disk =
+            readFile(folder / file, folder, a.config.limits.maxFileBytes)) {
       std::vector<std::string_view> lines = linesOf(*disk);
       if (!lines.empty()) d.lineText = std::string(lines.front());
     }

@@ -1,5 +1,6 @@
 // Runs the built binary as a user would: exit codes, formats and outputs, stdin, rules.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -318,8 +319,9 @@ spec: {podSelector: {matchLabels: {app: web}}, port: http, proxyProtocol: HTTP/2
   CHECK(text.out.find("Linkerd inbound\n  not injected (no linkerd.io/inject annotation on the "
                       "pod template or its Namespace): without a proxy nothing below is "
                       "enforced") != std::string::npos);
-  dir.write("ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
-                       "  annotations: {linkerd.io/inject: enabled}\n");
+  dir.write("ns.yaml",
+            "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
+            "  annotations: {linkerd.io/inject: enabled}\n");
   Run injected = run(dir.path(), "explain Deployment/shop/web");
   CHECK(injected.out.find("Linkerd inbound\n  injected: linkerd.io/inject: enabled on "
                           "Namespace shop\n") != std::string::npos);
@@ -372,7 +374,10 @@ TEST_CASE("snapshot: --update then --check passes; a policy edit fails --check n
   // --dir names another folder; --update removes what no object accounts for.
   CHECK(run(repo, "snapshot --update . --dir golden").status == 0);
   CHECK(std::filesystem::exists(repo / "golden/Gateway/infra/public.yaml"));
-  dir.write("repo/golden/Gateway/infra/gone.yaml", "target: {}\n");
+  // An orphan snapshot (written by an earlier --update) is deleted; nothing else would be.
+  dir.write("repo/golden/Gateway/infra/gone.yaml",
+            "# Effective policies on Gateway/infra/gone, written by `policygraph snapshot "
+            "--update`:\ntarget: {}\n");
   Run orphan = run(repo, "snapshot --check . --dir golden");
   CHECK(orphan.status == 1);
   CHECK(orphan.out.find("[SN702]") != std::string::npos);
@@ -874,13 +879,50 @@ TEST_CASE("graph --format mermaid folds a graph GitHub would not render, and say
 }
 
 TEST_CASE("cli: a listener's lead names it; its protocol, port and why go to the detail") {
-  const std::string folder =
-      quote((std::filesystem::path(PG_SOURCE_DIR) / "testdata" / "cases" / "gateway" /
-             "GW210-unusable-certificates")
-                .string());
+  const std::string folder = quote((std::filesystem::path(PG_SOURCE_DIR) / "testdata" / "cases" /
+                                    "gateway" / "GW210-unusable-certificates")
+                                       .string());
   Run r = run(".", "lint --verbose " + folder);
   INFO(r.out);
   CHECK(r.out.find("error: listener shop of Gateway/infra/public has an unusable certificate "
                    "[GW210]\n  Secret infra/shop-tls does not exist. The listener (HTTPS, port "
                    "443, hostname shop.example.com) cannot terminate TLS") != std::string::npos);
+}
+
+TEST_CASE("hostile input: standard input, FIFOs and memory are bounded, with words and a status") {
+  pg::testing::TestFolder dir;
+  dir.write(".policygraph.yaml", "limits: {maxFileBytes: 1000}\n");
+  // Piped input past the limit is not read to its end: it would never end for /dev/zero.
+  std::string zero = "cd " + quote(dir.path().string()) + " && NO_COLOR=1 " + quote(PG_BINARY) +
+                     " lint - </dev/zero >" + quote((dir.path() / "out").string());
+  int zeroStatus = std::system(zero.c_str());
+  REQUIRE(WIFEXITED(zeroStatus));
+  CHECK(WEXITSTATUS(zeroStatus) == 1);
+  CHECK(readAll(dir.path() / "out")
+            .find("<stdin>:1:1: error: standard input is larger than the "
+                  "limit of 1000 bytes [IN107]") != std::string::npos);
+  // A FIFO named on the command line: opening it to read would wait for a writer forever.
+  REQUIRE(::mkfifo((dir.path() / "pipe.yaml").c_str(), 0600) == 0);
+  Run fifo = run(dir.path(), "lint pipe.yaml");
+  CHECK(fifo.status == 1);
+  CHECK(fifo.out.find("pipe.yaml:1:1: error: cannot read this file: not a regular file (a FIFO, "
+                      "socket or device) [IN113]") != std::string::npos);
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer reserves more address space than this
+  // Out of memory: the allocator's failure ends the run with words and status 3, not SIGABRT.
+  dir.write(".policygraph.yaml", "limits: {maxFileBytes: 300000000}\n");
+  {
+    std::ofstream big(dir.path() / "big.yaml", std::ios::binary);
+    big << "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n  a: ";
+    const std::string chunk(1 << 20, 'x');
+    for (int i = 0; i < 200; ++i) big << chunk;
+    big << "\n";
+  }
+  std::string command = "cd " + quote(dir.path().string()) + " && (ulimit -v 400000; " +
+                        quote(PG_BINARY) + " lint big.yaml --jobs 1) >/dev/null 2>" +
+                        quote((dir.path() / "err").string());
+  int raw = std::system(command.c_str());
+  REQUIRE(WIFEXITED(raw));
+  CHECK(WEXITSTATUS(raw) == 3);
+  CHECK(readAll(dir.path() / "err") == "policygraph: internal error: out of memory\n");
+#endif
 }

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "lib/analysis/analysis.h"
 #include "lib/diff/sides.h"
 #include "lib/load/git.h"
+#include "lib/load/loader.h"
 #include "lib/policy/value.h"
 #include "lib/yaml/parser.h"
 #include "tests/unit/test_folder.h"
@@ -280,10 +282,11 @@ TEST_CASE("git revisions: files read from the object database, not the disk") {
   load::GitRevision head(repo.path() / "deploy", "HEAD");
   CHECK(head.commitId().size() == 40);
   CHECK(head.workdir() == std::filesystem::canonical(repo.path()));
-  CHECK(head.readFile("deploy/route.yaml")->find("shop.example.com") != std::string::npos);
-  CHECK(head.readFile("./deploy/../deploy/gw.yaml"));
-  CHECK_FALSE(head.readFile("deploy/added.yaml"));
-  CHECK_FALSE(head.readFile("deploy"));
+  CHECK(head.readFile("deploy/route.yaml", 1u << 20)->find("shop.example.com") !=
+        std::string::npos);
+  CHECK(head.readFile("./deploy/../deploy/gw.yaml", 1u << 20));
+  CHECK_FALSE(head.readFile("deploy/added.yaml", 1u << 20));
+  CHECK_FALSE(head.readFile("deploy", 1u << 20));
 
   std::vector<load::Problem> problems;
   config::Config config;
@@ -380,6 +383,88 @@ TEST_CASE("sameValue: a repeated key counts once, the first, on both sides") {
   yaml::ParseResult c = yaml::parse("{limit: 5, window: 1m, window: 10s}", {}, false);
   CHECK(policy::sameValue(a.tree->root(0), b.tree->root(0)));
   CHECK_FALSE(policy::sameValue(a.tree->root(0), c.tree->root(0)));
+}
+
+}  // namespace pg
+
+namespace pg {
+
+TEST_CASE("git revisions: blobs over the limit are not inflated; deep trees are not walked") {
+  testing::TestFolder repo;
+  repo.write("deploy/big.yaml", "# " + std::string(2000, 'x') + "\n");
+  repo.write("deploy/small.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n");
+  std::filesystem::path deep = repo.path() / "deep";
+  for (std::size_t i = 0; i <= load::kMaxFolderDepth; ++i) deep /= "d";
+  std::filesystem::create_directories(deep);
+  std::ofstream(deep / "x.yaml") << "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: y\n";
+  git(repo.path(), "init -q");
+  git(repo.path(), "add -A");
+  git(repo.path(), "commit -q -m one");
+  load::GitRevision head(repo.path(), "HEAD");
+  CHECK_THROWS_WITH_AS(head.readFile("deploy/big.yaml", 1000),
+                       doctest::Contains("has more than 1000 bytes"), load::InputError);
+  CHECK(head.readFile("deploy/small.yaml", 1000));
+  CHECK(head.isFile("deploy/small.yaml"));
+  CHECK_FALSE(head.isFile("deploy"));
+
+  config::Config config;
+  config.limits.maxFileBytes = 1000;
+  std::vector<load::Problem> problems;
+  std::vector<load::SourceEntry> files = head.collect({""}, "", config, problems);
+  REQUIRE(files.size() == 2);
+  CHECK(files[0].path == "deploy/big.yaml");
+  CHECK(files[0].content == nullptr);
+  CHECK(files[0].oversize == 2003);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message == "folders nested more than 256 deep are not read");
+  load::LoadResult loaded = load::loadSources(files, config.limits, {});
+  REQUIRE(loaded.problems.size() == 1);
+  CHECK(loaded.problems[0].kind == load::ProblemKind::FileTooLarge);
+  CHECK(loaded.problems[0].message ==
+        "this file has 2003 bytes, more than the limit of 1000 bytes");
+}
+
+TEST_CASE("diff sides: a revision's own config reads its schemas from the revision") {
+  testing::TestFolder repo;
+  const std::string crd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {size: {type: integer}}}
+)";
+  repo.write("crds/widget.yaml", crd);
+  repo.write(".policygraph.yaml", "schemas: [crds]\n");
+  repo.write(
+      "deploy/w.yaml",
+      "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {colour: red}\n");
+  git(repo.path(), "init -q");
+  git(repo.path(), "add -A");
+  git(repo.path(), "commit -q -m one");
+  // The working tree's copy no longer holds it: only the commit's can say IN120.
+  std::filesystem::remove_all(repo.path() / "crds");
+  repo.write(".policygraph.yaml", "");
+
+  std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path(repo.path());
+  diff::SideOptions options;
+  options.paths = {"deploy"};
+  analysis::Analysis base = diff::analyzeSide(diff::resolveSide("HEAD"), options);
+  std::filesystem::current_path(cwd);
+  REQUIRE(base.config.schemas.size() == 1);
+  CHECK(base.config.schemas[0].path == "crds/widget.yaml");
+  REQUIRE(base.schema.violations.size() == 1);
+  CHECK(base.schema.violations[0].code == schema::Code::UnknownField);
 }
 
 }  // namespace pg

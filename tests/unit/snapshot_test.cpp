@@ -230,7 +230,9 @@ TEST_CASE("snapshots: update, then drift, orphans and missing files") {
   CHECK(snapshot::update(a, folder).written.empty());
 
   dir.write("manifests/all.yaml", manifests("requestTimeout: 20s"));
-  dir.write(".policygraph/snapshots/HTTPRoute/shop/legacy.yaml", "target: {}\n");
+  dir.write(".policygraph/snapshots/HTTPRoute/shop/legacy.yaml",
+            "# Effective policies on HTTPRoute/shop/legacy, written by `policygraph snapshot "
+            "--update`:\ntarget: {}\n");
   analysis::Analysis changed = analyzeFolder(dir);
   std::filesystem::remove(folder / "Gateway/infra/public.yaml");
   std::vector<snapshot::Drift> drift = snapshot::compare(changed, folder);

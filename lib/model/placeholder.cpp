@@ -1,0 +1,64 @@
+#include "lib/model/placeholder.h"
+
+namespace pg::model {
+
+namespace {
+
+bool isUpper(char c) {
+  return (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
+}
+bool isWordChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
+}
+
+// `text` from `open` on, up to the first `close`: what a delimited placeholder holds, or
+// nothing when it is not closed.
+std::string_view between(std::string_view text, std::size_t open, std::size_t openSize,
+                         char close) {
+  const std::size_t end = text.find(close, open + openSize);
+  if (end == std::string_view::npos) return {};
+  return text.substr(open + openSize, end - open - openSize);
+}
+
+bool allOf(std::string_view s, bool (*pred)(char)) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!pred(c)) return false;
+  return true;
+}
+
+}  // namespace
+
+bool holdsPlaceholder(std::string_view v) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const char c = v[i];
+    if (c == '$' && i + 1 < v.size() && v[i + 1] == '{' && v.find('}', i + 2) != v.npos)
+      return true;  // ${VAR}, ${VAR:=default}
+    if (c == '{' && i + 1 < v.size() && v[i + 1] == '{' && v.find("}}", i + 2) != v.npos)
+      return true;  // {{ .Values.name }}
+    if (c == '{') {
+      // {GATEWAY_CLASS_NAME}, {IPv6}: a word in braces, as test harnesses substitute.
+      std::string_view inner = between(v, i, 1, '}');
+      if (!inner.empty() && ((inner[0] >= 'A' && inner[0] <= 'Z') || inner[0] == '_') &&
+          allOf(inner, isWordChar))
+        return true;
+    }
+    if (c == '<') {
+      // <your-domain>, <TOKEN>
+      std::string_view inner = between(v, i, 1, '>');
+      if (allOf(inner, isWordChar)) return true;
+    }
+  }
+  if (v.find("PLACEHOLDER") != v.npos) return true;
+  // __NAMESPACE__, $NAMESPACE: a whole value in the forms sed and envsubst replace.
+  if (v.size() > 4 && v.starts_with("__") && v.ends_with("__") &&
+      allOf(v.substr(2, v.size() - 4), isUpper))
+    return true;
+  if (v.size() > 1 && v[0] == '$' && ((v[1] >= 'A' && v[1] <= 'Z') || v[1] == '_') &&
+      allOf(v.substr(1), isUpper))
+    return true;
+  return false;
+}
+
+}  // namespace pg::model
