@@ -138,7 +138,7 @@ RuleRun runRules(const analysis::Analysis& analysis, const std::set<std::string>
   for (std::vector<model::Finding>& f : found)
     all.insert(all.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
   for (model::Finding& f : all) {
-    analysis.rendered.relocate(f);
+    analysis.rendered().relocate(f);
     f.environment = analysis.environment;
     f.fingerprint = model::fingerprintOf(f);
     if (suppressedByAnnotation(f) || suppressedByConfig(analysis.config, f)) {

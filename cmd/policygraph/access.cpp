@@ -303,7 +303,7 @@ void addAccessCommand(CLI::App& app, int& exitCode) {
     else if (o->from.rfind("service:", 0) != 0 && o->from.rfind("tags:", 0) != 0)
       from = parseRef(o->from, "--from");
 
-    const analysis::Analysis& a = analyzeOneEnvironment(o->inputs, "access");
+    const analysis::Analysis& a = analyzeOneUnit(o->inputs, "access");
     // A Kuma proxy answers from MeshTrafficPermission; a workload both meshes inject cannot
     // run, and Kuma is taken.
     const graph::kuma::Dataplane* kumaDestination =

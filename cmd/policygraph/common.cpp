@@ -77,53 +77,6 @@ std::string joinPaths(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-const analysis::Analysis& analyzeInputs(InputOptions& o) {
-  if (o.paths.empty()) o.paths.push_back(".");
-  std::string configFile;
-  config::Config config = readConfig(o, configFile);
-  if (!o.snapshotDir.empty()) {
-    config.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
-    config.snapshots.fromCommandLine = true;
-  }
-  config.snapshots.required = config.snapshots.required || o.snapshotsRequired;
-  analysis::Inputs inputs;
-  inputs.paths = o.paths;
-  // A config file named with --config may live anywhere (a shared one): the root is then
-  // found from the paths, as without a config file, so that paths stay relative.
-  inputs.root = !o.root.empty()        ? std::filesystem::absolute(o.root).lexically_normal()
-                : o.configPath.empty() ? analysis::findRoot(o.paths, configFile)
-                                       : analysis::findRoot(o.paths, "");
-  inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  inputs.topology.controllerName = o.controllerName;
-  inputs.policy.enforcementStatus = o.enforcementStatus;
-  if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
-    // Bounded: past the size limit the rest is not read (IN107), whatever is piped in.
-    model::ReadResult read = model::readStream(STDIN_FILENO, config.limits.maxFileBytes);
-    if (read.status == model::ReadResult::Status::TooLarge)
-      inputs.stdinTooLarge = true;
-    else if (!read.ok())
-      throw UsageError("cannot read standard input: " + read.error);
-    inputs.stdinText = std::move(read.text);
-  }
-  const bool includes = !config.include.empty();
-  try {
-    const analysis::Analysis& a = keepUntilExit(analysis::analyze(std::move(config), inputs));
-    // Nothing read and nothing wrong with reading it: a run that checked nothing must not
-    // look like a clean one.
-    if (a.files.empty() && a.problems.empty()) {
-      std::string why = "no manifest to check in " + joinPaths(o.paths);
-      if (!a.skipped.empty())
-        why += ": " + std::to_string(a.skipped.size()) + " file(s) skipped, not manifests (" +
-               load::skippedSummary(a.skipped) + ")";
-      if (includes) why += "; the include: globs of " + configFile + " match no manifest";
-      throw UsageError(why);
-    }
-    return a;
-  } catch (const load::InputError& e) {
-    throw UsageError(e.what());
-  }
-}
-
 std::string environmentNames(const std::vector<config::Environment>& environments) {
   std::string out;
   for (const config::Environment& e : environments) out += (out.empty() ? "" : ", ") + e.name;
@@ -160,43 +113,59 @@ std::vector<config::Environment> chosenEnvironments(const InputOptions& o,
 
 }  // namespace
 
-std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& o) {
+std::vector<const analysis::Analysis*> analyzeUnits(InputOptions& o) {
   std::string configFile;
   config::Config config = readConfig(o, configFile);
-  std::vector<config::Environment> environments = chosenEnvironments(o, config, configFile);
-  if (environments.empty()) return {&analyzeInputs(o)};
-  std::filesystem::path root = o.root.empty()
-                                   ? analysis::findRoot({"."}, configFile)
-                                   : std::filesystem::absolute(o.root).lexically_normal();
-  std::vector<const analysis::Analysis*> out;
-  for (const config::Environment& e : environments) {
-    config::Config own = config;
-    if (!o.snapshotDir.empty()) {
-      own.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
-      own.snapshots.fromCommandLine = true;
-    }
-    own.snapshots.required = own.snapshots.required || o.snapshotsRequired;
-    analysis::Inputs inputs;
-    try {
-      inputs.paths = e.folders(root);
-    } catch (const config::ConfigError& err) {
-      throw UsageError(err.what());
-    }
-    inputs.root = root;
-    inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-    inputs.topology.controllerName = o.controllerName;
-    inputs.policy.enforcementStatus = o.enforcementStatus;
-    inputs.environment = e.name;
-    try {
-      out.push_back(&keepUntilExit(analysis::analyze(std::move(own), inputs)));
-    } catch (const load::InputError& err) {
-      throw UsageError("environment " + e.name + ": " + err.what());
-    }
+  const std::vector<config::Environment> environments = chosenEnvironments(o, config, configFile);
+  if (o.paths.empty()) o.paths.push_back(".");
+  if (!o.snapshotDir.empty()) {
+    config.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
+    config.snapshots.fromCommandLine = true;
   }
-  return out;
+  config.snapshots.required = config.snapshots.required || o.snapshotsRequired;
+  analysis::Inputs inputs;
+  inputs.paths = o.paths;
+  // A config file named with --config may live anywhere (a shared one): the root is then
+  // found from the paths, as without a config file, so that paths stay relative.
+  inputs.root = !o.root.empty()        ? std::filesystem::absolute(o.root).lexically_normal()
+                : o.configPath.empty() ? analysis::findRoot(o.paths, configFile)
+                                       : analysis::findRoot(o.paths, "");
+  inputs.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  inputs.topology.controllerName = o.controllerName;
+  inputs.policy.enforcementStatus = o.enforcementStatus;
+  if (std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
+    // Bounded: past the size limit the rest is not read (IN107), whatever is piped in.
+    model::ReadResult read = model::readStream(STDIN_FILENO, config.limits.maxFileBytes);
+    if (read.status == model::ReadResult::Status::TooLarge)
+      inputs.stdinTooLarge = true;
+    else if (!read.ok())
+      throw UsageError("cannot read standard input: " + read.error);
+    inputs.stdinText = std::move(read.text);
+  }
+  const bool includes = !config.include.empty();
+  analysis::Run run;
+  try {
+    run = analysis::analyzeRun(std::move(config), inputs, environments);
+  } catch (const load::InputError& e) {
+    throw UsageError(e.what());
+  } catch (const config::ConfigError& e) {
+    throw UsageError(e.what());
+  }
+  // Nothing read and nothing wrong with reading it: a run that checked nothing must not look
+  // like a clean one. (An environment may be empty; the run as a whole may not.)
+  if (run.input->files.empty() && run.input->problems.empty()) {
+    const std::vector<load::SkippedFile>& skipped = run.input->skipped;
+    std::string why = "no manifest to check in " + joinPaths(o.paths);
+    if (!skipped.empty())
+      why += ": " + std::to_string(skipped.size()) + " file(s) skipped, not manifests (" +
+             load::skippedSummary(skipped) + ")";
+    if (includes) why += "; the include: globs of " + configFile + " match no manifest";
+    throw UsageError(why);
+  }
+  return keepUntilExit(std::move(run));
 }
 
-const analysis::Analysis& analyzeOneEnvironment(InputOptions& o, std::string_view command) {
+const analysis::Analysis& analyzeOneUnit(InputOptions& o, std::string_view command) {
   if (o.paths.empty() && o.environment.empty()) {
     std::string configFile;
     config::Config config = readConfig(o, configFile);
@@ -205,16 +174,25 @@ const analysis::Analysis& analyzeOneEnvironment(InputOptions& o, std::string_vie
                        "--environment NAME (" + environmentNames(config.environments) + " in " +
                        config.path + "), or give its folders as PATHs");
   }
-  return *analyzeEnvironments(o).front();
+  return *analyzeUnits(o).front();
 }
 
-const analysis::Analysis& keepUntilExit(analysis::Analysis analysis) {
+std::vector<const analysis::Analysis*> keepUntilExit(analysis::Run run) {
   // Each command analyses once (diff: twice) and exits right after writing: freeing the
   // analysis node by node would cost tens of milliseconds on a large repository for nothing.
   // It stays reachable from here, so leak checkers do not count it.
-  static auto* kept = new std::vector<std::unique_ptr<analysis::Analysis>>();
-  kept->push_back(std::make_unique<analysis::Analysis>(std::move(analysis)));
-  return *kept->back();
+  static auto* kept = new std::vector<std::unique_ptr<analysis::Run>>();
+  kept->push_back(std::make_unique<analysis::Run>(std::move(run)));
+  std::vector<const analysis::Analysis*> out;
+  for (const analysis::Analysis& a : kept->back()->units) out.push_back(&a);
+  return out;
+}
+
+const analysis::Analysis& keepUntilExit(analysis::Analysis analysis) {
+  analysis::Run run;
+  run.input = analysis.input;
+  run.units.push_back(std::move(analysis));
+  return *keepUntilExit(std::move(run)).front();
 }
 
 void addOutputOptions(CLI::App& cmd, OutputOptions& o, const std::string& formatHelp) {

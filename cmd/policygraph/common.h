@@ -56,25 +56,23 @@ void writeOutputs(const CLI::App& cmd, const OutputOptions& options,
                   const std::vector<std::string>& formats,
                   const std::function<void(std::ostream&, const std::string&, bool)>& write);
 
-// With `environments:` in the config and no PATH on the command line, one analysis per
-// environment (its paths and the shared ones, in config order), or of the one --environment
-// picks; else analyzeInputs alone. --environment with PATHs, without `environments:`, or naming
-// none of them is a UsageError.
-std::vector<const analysis::Analysis*> analyzeEnvironments(InputOptions& options);
+// The run's units, each analysed (analysis::analyzeRun): with `environments:` in the config
+// and no PATH on the command line, one per environment (its paths and the shared ones, in
+// config order), or the one --environment picks; else the units of the input. --environment
+// with PATHs, without `environments:`, or naming none of them is a UsageError, as is a run
+// that read nothing.
+std::vector<const analysis::Analysis*> analyzeUnits(InputOptions& options);
 
-// For a command that shows one graph (explain, graph, access): analyzeEnvironments, except that
-// with `environments:` in the config, no PATH and no --environment it is a UsageError that
-// lists the environments' names (`command` names the command in it).
-const analysis::Analysis& analyzeOneEnvironment(InputOptions& options, std::string_view command);
+// For a command that shows one graph (explain, graph, access): analyzeUnits, except that with
+// `environments:` in the config, no PATH and no --environment it is a UsageError that lists the
+// environments' names (`command` names the command in it).
+const analysis::Analysis& analyzeOneUnit(InputOptions& options, std::string_view command);
 
 // The names of `environments`, comma-separated, for messages.
 std::string environmentNames(const std::vector<config::Environment>& environments);
 
-// Keeps an analysis alive until the process exits (see analyzeInputs).
+// Keeps a run (or one analysis) alive until the process exits.
+std::vector<const analysis::Analysis*> keepUntilExit(analysis::Run run);
 const analysis::Analysis& keepUntilExit(analysis::Analysis analysis);
-
-// Reads the config file and runs the analysis, which lives until the process exits; usage
-// errors become UsageError.
-const analysis::Analysis& analyzeInputs(InputOptions& options);
 
 }  // namespace pg::cli

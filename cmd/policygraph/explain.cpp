@@ -61,7 +61,7 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
       if (o->mesh.empty()) throw UsageError("kuma-inspect needs --mesh");
       if (o->view != "rules" && kind != "Dataplane")
         throw UsageError("--view " + o->view + " is for a Dataplane");
-      const analysis::Analysis& a = analyzeOneEnvironment(o->inputs, "explain");
+      const analysis::Analysis& a = analyzeOneUnit(o->inputs, "explain");
       report::KumaInspectQuery query{
           kind,       name,        o->mesh,  o->view,
           o->inbound, o->outbound, o->route, a.config.kumaSystemNamespace};
@@ -73,7 +73,7 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
       exitCode = kClean;
       return;
     }
-    const analysis::Analysis& a = analyzeOneEnvironment(o->inputs, "explain");
+    const analysis::Analysis& a = analyzeOneUnit(o->inputs, "explain");
     // A Kuma proxy: its Kuma explain, as text, JSON, or the JSON document in YAML.
     auto writeKuma = [&](const auto& proxy) {
       if (o->format == "yaml")

@@ -76,7 +76,7 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
     // Checked before the input is read: a typo should not wait for a large repository.
     if (!o->focus.empty() && !model::parseDisplayRef(o->focus, kind, namespace_, name))
       throw UsageError("--focus wants Kind/namespace/name or Kind/name, not " + o->focus);
-    const analysis::Analysis& a = analyzeOneEnvironment(o->inputs, "graph");
+    const analysis::Analysis& a = analyzeOneUnit(o->inputs, "graph");
     report::Graph graph = report::buildGraph(a);
     if (!o->focus.empty() && !report::focusGraph(graph, o->focus))
       throw UsageError(focusError(o->focus, graph, a));

@@ -100,7 +100,7 @@ void addLintCommand(CLI::App& app, int& exitCode) {
   addInputOptions(*cmd, o->inputs);
   addReportOptions(*cmd, o->report);
   cmd->callback([o, cmd, &exitCode] {
-    exitCode = runReport(*cmd, o->report, analyzeEnvironments(o->inputs));
+    exitCode = runReport(*cmd, o->report, analyzeUnits(o->inputs));
   });
 }
 

@@ -41,11 +41,11 @@ void addSnapshotCommand(CLI::App& app, int& exitCode) {
       // The lint pipeline, with the snapshot rules on even when there is no folder yet: every
       // object with policies is then a missing snapshot, which is what CI should say.
       o->inputs.snapshotsRequired = true;
-      exitCode = runReport(*cmd, o->report, analyzeEnvironments(o->inputs));
+      exitCode = runReport(*cmd, o->report, analyzeUnits(o->inputs));
       return;
     }
     // One folder per environment (snapshot::folderOf), each written from its own analysis.
-    for (const analysis::Analysis* a : analyzeEnvironments(o->inputs)) {
+    for (const analysis::Analysis* a : analyzeUnits(o->inputs)) {
       std::filesystem::path folder = snapshot::folderOf(*a);
       snapshot::UpdateResult r;
       try {

@@ -22,7 +22,7 @@ void addStatusCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"yaml", "json"}));
   cmd->callback([o, &exitCode] {
     o->inputs.enforcementStatus = true;  // Kuadrant's Enforced and Affected conditions
-    std::vector<const analysis::Analysis*> analyses = analyzeEnvironments(o->inputs);
+    std::vector<const analysis::Analysis*> analyses = analyzeUnits(o->inputs);
     if (o->format == "json")
       report::writeStatusJson(std::cout, analyses);
     else

@@ -6,6 +6,7 @@
 #include "lib/load/loader.h"
 #include "lib/load/sources.h"
 #include "lib/schema/defaults.h"
+#include "lib/units/infer.h"
 
 namespace pg::analysis {
 
@@ -66,25 +67,23 @@ std::vector<std::string> refusalsOf(const schema::Result& result, std::size_t ob
 
 }  // namespace
 
-Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
+namespace {
+
+// Every stage after the units, on one unit's objects.
+Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
+                     const std::shared_ptr<const Input>& input, units::Unit& unit,
+                     const fs::path& repositoryRoot) {
   Analysis a;
+  a.config = config;
   a.root = inputs.root;
-  a.repositoryRoot = inputs.repositoryRoot.empty() ? findRepositoryRoot(inputs.root)
-                                                   : absoluteFolder(inputs.repositoryRoot);
+  a.repositoryRoot = repositoryRoot;
   a.jobs = std::max(1u, inputs.jobs);
-  a.environment = inputs.environment;
-  std::vector<load::SourceEntry> sources =
-      revision ? revision->revision.collect(inputs.paths, revision->root, config, a.problems)
-               : load::collectSources(inputs.paths, inputs.root, config, a.problems);
-  a.skipped = load::skipNonManifests(sources);
-  load::LoadResult loaded = load::loadSources(
-      sources, config.limits, {inputs.jobs, inputs.stdinText, inputs.stdinTooLarge});
-  a.files = std::move(loaded.files);
-  if (!revision && !inputs.stdinText.empty())
-    a.rendered = load::RenderedSources::read(a.files, inputs.root, config.limits);
-  for (load::SkippedFile& s : loaded.skipped) a.skipped.push_back(std::move(s));
-  // Walk problems come first in discovery order; file problems in file order.
-  for (load::Problem& p : loaded.problems) a.problems.push_back(std::move(p));
+  a.input = input;
+  a.environment = unit.name;
+  a.unitKind = unit.kind;
+  a.files = unit.files;
+  a.problems = std::move(unit.problems);
+  a.skipped = input->skipped;
   {
     schema::Registry registry;
     // Configured schemas replace the built-in ones; CRDs in the input replace both.
@@ -94,14 +93,15 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
           registry.add(f.tree->root(d), "schemas: " + f.path + " (" + f.where.path + ")");
     // What the API server would store: the schema's defaults, found by validation's walk,
     // filled in once before any later stage reads the objects (refused objects are not
-    // stored at all, and get none).
+    // stored at all, and get none). A tree several units share gets them from the first
+    // unit; the others find them there.
     std::vector<std::vector<schema::DefaultEntry>> defaults;
-    a.schema = schema::validateAll(loaded.resources, registry, inputs.jobs, defaults);
-    schema::applyAllDefaults(a.files, loaded.resources, defaults, inputs.jobs);
+    a.schema = schema::validateAll(unit.resources, registry, inputs.jobs, defaults);
+    schema::applyAllDefaults(unit.resources, defaults, inputs.jobs);
   }
   a.store = model::Store(config.defaultNamespace);
-  std::vector<std::string> refusals = refusalsOf(a.schema, loaded.resources.size());
-  a.store.build(std::move(loaded.resources), inputs.jobs, std::move(refusals));
+  std::vector<std::string> refusals = refusalsOf(a.schema, unit.resources.size());
+  a.store.build(std::move(unit.resources), inputs.jobs, std::move(refusals));
   graph::TopologyOptions topologyOptions = inputs.topology;
   topologyOptions.jobs = inputs.jobs;
   for (const config::GatewayClass& c : config.gatewayClasses)
@@ -113,7 +113,65 @@ Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInpu
   policyOptions.jobs = inputs.jobs;
   a.policies = policy::simulate(a.store, a.topology, config, policyOptions);
   a.linkerd = policy::linkerd::buildLinkerd(a.store, config.linkerd, inputs.jobs);
-  a.config = std::move(config);
+  return a;
+}
+
+}  // namespace
+
+void addFile(Analysis& analysis, std::unique_ptr<model::SourceFile> file) {
+  if (!analysis.input) analysis.input = std::make_shared<Input>();
+  analysis.files.push_back(file.get());
+  // The analysis is still being put together: nothing reads its input yet.
+  std::const_pointer_cast<Input>(analysis.input)->files.push_back(std::move(file));
+}
+
+const load::RenderedSources& Analysis::rendered() const {
+  static const load::RenderedSources none;
+  return input ? input->rendered : none;
+}
+
+Run analyzeRun(config::Config config, const Inputs& given,
+               const std::vector<config::Environment>& environments,
+               const RevisionInputs* revision) {
+  Inputs inputs = given;
+  if (!environments.empty() && !revision) {
+    // The environments' folders, read once: each unit takes its own from them.
+    inputs.paths.clear();
+    for (const config::Environment& e : environments)
+      for (std::string& folder : e.folders(inputs.root))
+        if (std::find(inputs.paths.begin(), inputs.paths.end(), folder) == inputs.paths.end())
+          inputs.paths.push_back(std::move(folder));
+  }
+  const fs::path repositoryRoot = inputs.repositoryRoot.empty()
+                                      ? findRepositoryRoot(inputs.root)
+                                      : absoluteFolder(inputs.repositoryRoot);
+  auto input = std::make_shared<Input>();
+  std::vector<load::SourceEntry> sources =
+      revision ? revision->revision.collect(inputs.paths, revision->root, config, input->problems)
+               : load::collectSources(inputs.paths, inputs.root, config, input->problems);
+  input->skipped = load::skipNonManifests(sources);
+  load::LoadResult loaded = load::loadSources(
+      sources, config.limits, {inputs.jobs, inputs.stdinText, inputs.stdinTooLarge});
+  input->files = std::move(loaded.files);
+  if (!revision && !inputs.stdinText.empty())
+    input->rendered = load::RenderedSources::read(input->files, inputs.root, config.limits);
+  for (load::SkippedFile& s : loaded.skipped) input->skipped.push_back(std::move(s));
+  // Walk problems come first in discovery order; file problems in file order.
+  for (load::Problem& p : loaded.problems) input->problems.push_back(std::move(p));
+  input->units = units::inferUnits({input->files, loaded.resources, input->problems, environments});
+
+  Run run;
+  run.input = input;
+  for (units::Unit& unit : input->units.units)
+    run.units.push_back(analyzeUnit(config, inputs, run.input, unit, repositoryRoot));
+  return run;
+}
+
+Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
+  Run run = analyzeRun(std::move(config), inputs, {}, revision);
+  Analysis a = std::move(run.units.front());
+  // A run of one unit without a name is the whole input: the name the caller gave stays.
+  if (a.environment.empty()) a.environment = inputs.environment;
   return a;
 }
 

@@ -19,6 +19,7 @@
 #include "lib/policy/engine.h"
 #include "lib/policy/linkerd/inbound.h"
 #include "lib/schema/validate.h"
+#include "lib/units/unit.h"
 
 namespace pg::analysis {
 
@@ -46,6 +47,21 @@ struct RevisionInputs {
   std::string root;
 };
 
+// What a run read, once, whatever number of units it is cut into: the files, the problems
+// found reading them, the origins of rendered input, the files that are not manifests, and the
+// units with what their transformations made.
+struct Input {
+  std::vector<std::unique_ptr<model::SourceFile>> files;
+  std::vector<load::Problem> problems;  // walk problems in discovery order, then file order
+  // Where the documents of standard input were rendered from (kustomize, Helm), for findings.
+  load::RenderedSources rendered;
+  // Files among the inputs that are not manifests (kustomize's and Helm's own files, CI and
+  // tool configuration, dashboards): recognised, not analysed, counted in the summary.
+  std::vector<load::SkippedFile> skipped;
+  units::Units units;
+};
+
+// The analysis of one unit (units/unit.h): every stage after load, run on its objects.
 struct Analysis {
   config::Config config;
   // What findings' paths are relative to (`Inputs::root`: `--root`, else findRoot()).
@@ -53,29 +69,49 @@ struct Analysis {
   // `root` or a folder above it: the top of the repository, which code hosts resolve paths
   // from (SARIF, GitHub annotations). Empty in an Analysis put together by hand: `root`.
   std::filesystem::path repositoryRoot;
-  std::vector<std::unique_ptr<model::SourceFile>> files;
+  // What the run read, shared by its units; `files` and `problems` are this unit's part.
+  std::shared_ptr<const Input> input;
+  std::vector<const model::SourceFile*> files;
   std::vector<load::Problem> problems;
-  // Where the documents of standard input were rendered from (kustomize, Helm), for findings.
-  load::RenderedSources rendered;
   // What the API server would say of each object (IN12x); `schema.violations[i].object` and
-  // `schema.refused` index `store.all()`, which keeps the loader's order.
+  // `schema.refused` index `store.all()`, which keeps the unit's order.
   schema::Result schema;
-  // Files among the inputs that are not manifests (kustomize's and Helm's own files, CI and
-  // tool configuration, dashboards): recognised, not analysed, counted in the summary.
-  std::vector<load::SkippedFile> skipped;
+  std::vector<load::SkippedFile> skipped;  // the run's (Input::skipped)
   model::Store store;
   graph::Topology topology;
   graph::kuma::Topology kuma;  // meshes, dataplanes, gateways and services of Kuma
   policy::PolicyModel policies;
   policy::linkerd::LinkerdModel linkerd;  // inbound servers per workload, Server route status
-  // The environment analysed (config `environments:`); empty for the whole input.
+  // The unit's name (`Unit::name`: an environment, an overlay, a cluster); empty when the whole
+  // input is one unit.
   std::string environment;
+  units::UnitKind unitKind = units::UnitKind::Input;
   // The threads the stages ran on (`Inputs::jobs`); later stages (the rule engine) use as
   // many. Results never depend on it.
   unsigned jobs = 1;
+
+  const load::RenderedSources& rendered() const;
 };
 
-// Throws load::InputError when a path names nothing.
+// For an analysis put together by hand (tests, benchmarks): `file` becomes one of its files,
+// owned by its input (made when it has none).
+void addFile(Analysis& analysis, std::unique_ptr<model::SourceFile> file);
+
+// Every unit of one run, analysed. `units` is never empty after analyzeRun.
+struct Run {
+  std::shared_ptr<const Input> input;
+  std::vector<Analysis> units;
+};
+
+// Reads the inputs once, cuts them into units (the config's `environments:` when it has them
+// and `environments` is set; else the whole input) and analyses each. `environments` names the
+// ones to analyse (empty: every one the config declares). Throws load::InputError when a path
+// names nothing.
+Run analyzeRun(config::Config config, const Inputs& inputs,
+               const std::vector<config::Environment>& environments = {},
+               const RevisionInputs* revision = nullptr);
+
+// The whole input as one unit: analyzeRun without environments, its one analysis.
 Analysis analyze(config::Config config, const Inputs& inputs,
                  const RevisionInputs* revision = nullptr);
 

@@ -1,4 +1,5 @@
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "lib/report/common.h"
 #include "lib/report/message.h"
@@ -48,16 +49,18 @@ void writeJson(std::ostream& out, const ReportInput& input) {
     ++counts[static_cast<int>(f.severity)];
     findings.push_back(detail::findingJson(f, input.rules));
   }
-  std::size_t files = 0, objects = 0;
+  std::size_t objects = 0;
+  std::set<const model::SourceFile*> fileSet;
   std::vector<std::string> environments;
   for (const analysis::Analysis* a : detail::analysesOf(input)) {
-    files += a->files.size();
+    // A file several units read is one file.
+    for (const model::SourceFile* f : a->files) fileSet.insert(f);
     objects += a->store.size();
     if (!a->environment.empty()) environments.push_back(a->environment);
   }
   nlohmann::ordered_json doc = {{"tool", {{"name", "policygraph"}, {"version", toolVersion()}}},
                                 {"summary",
-                                 {{"files", files},
+                                 {{"files", fileSet.size()},
                                   {"objects", objects},
                                   {"errors", counts[2]},
                                   {"warnings", counts[1]},

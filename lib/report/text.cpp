@@ -70,7 +70,8 @@ void writeRuleSummary(std::ostream& out, const ReportInput& input, const Palette
   };
   std::vector<Row> rows;
   for (const model::Finding& f : input.findings) {
-    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.id == f.ruleId; });
+    auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.id == f.ruleId; });
     if (it == rows.end()) it = rows.insert(rows.end(), {f.ruleId, f.severity, 0});
     it->severity = std::max(it->severity, f.severity);
     ++it->count;
@@ -84,8 +85,8 @@ void writeRuleSummary(std::ostream& out, const ReportInput& input, const Palette
     if (text.size() < width) text.append(width - text.size(), ' ');
     return text;
   };
-  out << p.bold << pad("rule", 7) << pad("severity", 9) << pad("count", countWidth + 2)
-      << "name" << p.reset << '\n';
+  out << p.bold << pad("rule", 7) << pad("severity", 9) << pad("count", countWidth + 2) << "name"
+      << p.reset << '\n';
   for (const Row& r : rows) {
     const model::RuleInfo* info = nullptr;
     for (const model::RuleInfo& rule : input.rules)
@@ -112,18 +113,20 @@ void writeTextReport(std::ostream& out, const ReportInput& input, const TextOpti
     if (!options.summary) writeFinding(out, f, options.color, {}, verbose);
   }
   if (options.summary && !input.findings.empty()) writeRuleSummary(out, input, p);
-  std::size_t files = 0, objects = 0;
+  std::size_t objects = 0;
+  std::set<const model::SourceFile*> fileSet;
   std::vector<load::SkippedFile> skipped;
   std::set<std::string_view> skippedPaths;
   for (const analysis::Analysis* a : detail::analysesOf(input)) {
-    files += a->files.size();
+    // A file several units read is one file.
+    for (const model::SourceFile* f : a->files) fileSet.insert(f);
     objects += a->store.size();
     // A folder shared by several environments is skipped in each: count its files once.
     for (const load::SkippedFile& f : a->skipped)
       if (skippedPaths.insert(f.path).second) skipped.push_back(f);
   }
-  std::string where =
-      "in " + detail::plural(files, "file") + " (" + detail::plural(objects, "object") + ")";
+  std::string where = "in " + detail::plural(fileSet.size(), "file") + " (" +
+                      detail::plural(objects, "object") + ")";
   if (!input.environments.empty())
     where += " in " + detail::plural(input.environments.size(), "environment");
   if (input.findings.empty()) {

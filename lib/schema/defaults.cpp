@@ -54,24 +54,29 @@ std::size_t applyDefaults(yaml::Tree& tree, const model::Resource& object,
   return addDefaults(tree, missingDefaults(object, version));
 }
 
-std::size_t applyAllDefaults(const std::vector<std::unique_ptr<model::SourceFile>>& files,
-                             const std::vector<model::Resource>& objects,
+std::size_t applyAllDefaults(const std::vector<model::Resource>& objects,
                              const std::vector<std::vector<DefaultEntry>>& defaults,
                              unsigned jobs) {
-  // The objects of each file, in order (they share its tree, which one thread edits).
-  std::unordered_map<const yaml::Tree*, std::size_t> fileOf;
-  for (std::size_t f = 0; f < files.size(); ++f)
-    if (files[f]->tree) fileOf.emplace(files[f]->tree.get(), f);
-  std::vector<std::vector<std::size_t>> perFile(files.size());
+  // The objects of each tree, in order (they share it, and one thread edits it).
+  std::unordered_map<const yaml::Tree*, std::size_t> treeIndex;
+  std::vector<const yaml::Tree*> trees;
+  std::vector<std::vector<std::size_t>> perTree;
   for (std::size_t i = 0; i < objects.size() && i < defaults.size(); ++i) {
-    if (defaults[i].empty()) continue;
-    auto it = fileOf.find(objects[i].node.tree());
-    if (it != fileOf.end()) perFile[it->second].push_back(i);
+    if (defaults[i].empty() || !objects[i].node) continue;
+    auto [it, added] = treeIndex.try_emplace(objects[i].node.tree(), trees.size());
+    if (added) {
+      trees.push_back(objects[i].node.tree());
+      perTree.emplace_back();
+    }
+    perTree[it->second].push_back(i);
   }
-  std::vector<std::size_t> added(files.size(), 0);
-  unsigned workers = model::workersFor(jobs, files.size(), 16);
-  model::parallelFor(workers, files.size(), [&](std::size_t f, unsigned) {
-    for (std::size_t i : perFile[f]) added[f] += addDefaults(*files[f]->tree, defaults[i]);
+  std::vector<std::size_t> added(trees.size(), 0);
+  unsigned workers = model::workersFor(jobs, trees.size(), 16);
+  model::parallelFor(workers, trees.size(), [&](std::size_t t, unsigned) {
+    // The schema stage is the one stage that edits the trees it was given (Tree::addEntry),
+    // before any later stage reads them; the objects hold them const for every other.
+    auto& tree = const_cast<yaml::Tree&>(*trees[t]);
+    for (std::size_t i : perTree[t]) added[t] += addDefaults(tree, defaults[i]);
   });
   std::size_t total = 0;
   for (std::size_t n : added) total += n;

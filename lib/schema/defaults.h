@@ -43,12 +43,9 @@ std::size_t addDefaults(yaml::Tree& tree, const std::vector<DefaultEntry>& entri
 std::size_t applyDefaults(yaml::Tree& tree, const model::Resource& object,
                           const VersionSchema& version);
 
-// Adds every object's `defaults` (from validateAll), the files on `jobs` threads (the objects
-// of one file on one: they share a tree). `objects` live in `files`' trees. Returns how many
-// fields were added.
-std::size_t applyAllDefaults(const std::vector<std::unique_ptr<model::SourceFile>>& files,
-                             const std::vector<model::Resource>& objects,
-                             const std::vector<std::vector<DefaultEntry>>& defaults,
-                             unsigned jobs);
+// Adds every object's `defaults` (from validateAll), the trees on `jobs` threads (the objects
+// of one tree on one). Returns how many fields were added.
+std::size_t applyAllDefaults(const std::vector<model::Resource>& objects,
+                             const std::vector<std::vector<DefaultEntry>>& defaults, unsigned jobs);
 
 }  // namespace pg::schema

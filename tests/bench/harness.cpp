@@ -317,7 +317,10 @@ class Bench {
     analysis::Analysis analysis;
     analysis.config = config_;
     analysis.root = root_;
-    analysis.files = std::move(loaded->files);
+    auto input = std::make_shared<analysis::Input>();
+    input->files = std::move(loaded->files);
+    for (const auto& f : input->files) analysis.files.push_back(f.get());
+    analysis.input = input;
     analysis.problems = std::move(problems);
     analysis.store = std::move(*store);
     analysis.jobs = jobs;

@@ -71,7 +71,7 @@ TEST_CASE("Text shows the lead, --verbose the detail; JSON both; kinds nothing a
       "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n",
       {});
   REQUIRE(loaded.problems.empty());
-  a.files.push_back(std::move(loaded.file));
+  analysis::addFile(a, std::move(loaded.file));
   a.store.build(std::move(loaded.resources));
 
   std::vector<model::RuleInfo> rules = {

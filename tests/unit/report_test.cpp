@@ -34,7 +34,7 @@ struct Fixture {
       load::FileResult loaded = load::loadText(std::move(path), std::move(text), {});
       REQUIRE(loaded.problems.empty());
       resources.insert(resources.end(), loaded.resources.begin(), loaded.resources.end());
-      analysis.files.push_back(std::move(loaded.file));
+      analysis::addFile(analysis, std::move(loaded.file));
     };
     add("routes/a b.yaml",
         "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"
@@ -279,7 +279,7 @@ TEST_CASE("SARIF: the real catalogue and a real finding") {
   a.root = "/repo";
   load::FileResult loaded = load::loadText("broken.yaml", "a: [\n", {});
   a.problems = std::move(loaded.problems);
-  a.files.push_back(std::move(loaded.file));
+  analysis::addFile(a, std::move(loaded.file));
   rules::RuleRun run = rules::runRules(a);
   REQUIRE(run.findings.size() == 1);
   const std::vector<model::RuleInfo> catalogue = rules::catalogue();
