@@ -18,6 +18,10 @@ struct RuleRun {
 };
 
 RuleRun runRules(const analysis::Analysis& analysis, const std::set<std::string>& baseline = {});
+// Every unit's findings as one report: a finding several units give alike (a file they share)
+// is reported once, `environment` naming the units (or how many, past three).
+RuleRun runRules(const std::vector<const analysis::Analysis*>& units,
+                 const std::set<std::string>& baseline = {});
 
 // The catalogue: every rule's entry, ordered by ID.
 std::vector<model::RuleInfo> catalogue();

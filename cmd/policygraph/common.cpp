@@ -145,7 +145,10 @@ std::vector<const analysis::Analysis*> analyzeUnits(InputOptions& o) {
   const bool includes = !config.include.empty();
   analysis::Run run;
   try {
-    run = analysis::analyzeRun(std::move(config), inputs, environments);
+    run = analysis::analyzeRun(std::move(config), inputs,
+                               {environments.empty() ? analysis::UnitChoice::Mode::Infer
+                                                     : analysis::UnitChoice::Mode::Environments,
+                                environments});
   } catch (const load::InputError& e) {
     throw UsageError(e.what());
   } catch (const config::ConfigError& e) {

@@ -84,16 +84,16 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
 
     // `borrowed`: the environment is the other side's; where its folders name nothing on this
     // side (the change adds them), this side has nothing of it.
-    auto analyzeOne = [&](const diff::SideSpec& side, std::string_view which,
-                          const config::Environment* environment, bool borrowed = false)
-        -> std::pair<const analysis::Analysis*, std::vector<model::Finding>> {
+    // A side's units, each kept until the process exits.
+    auto analyzeUnits = [&](const diff::SideSpec& side, std::string_view which,
+                            const config::Environment* environment,
+                            bool borrowed = false) -> std::vector<const analysis::Analysis*> {
       diff::SideOptions own = options;
       own.environment = environment;
       config::Environment none;  // a borrowed environment this side has nothing of
       if (borrowed) {
         try {
-          const analysis::Analysis& a = keepUntilExit(diff::analyzeSide(side, own));
-          return {&a, rules::runRules(a).findings};
+          return keepUntilExit(diff::analyzeSide(side, own));
         } catch (const load::InputError&) {
           none.name = environment->name;
           own.environment = &none;
@@ -103,13 +103,18 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
           std::string(which) + " " + side.label +
           (environment ? ", environment " + environment->name : std::string()) + ": ";
       try {
-        const analysis::Analysis& a = keepUntilExit(diff::analyzeSide(side, own));
-        return {&a, rules::runRules(a).findings};
+        return keepUntilExit(diff::analyzeSide(side, own));
       } catch (const load::InputError& e) {
         throw UsageError(where + e.what());
       } catch (const config::ConfigError& e) {
         throw UsageError(where + e.what());
       }
+    };
+    auto analyzeOne = [&](const diff::SideSpec& side, std::string_view which,
+                          const config::Environment* environment, bool borrowed = false)
+        -> std::pair<const analysis::Analysis*, std::vector<model::Finding>> {
+      const analysis::Analysis* a = analyzeUnits(side, which, environment, borrowed).front();
+      return {a, rules::runRules(*a).findings};
     };
     auto environmentsOf = [&](const diff::SideSpec& side, std::string_view which) {
       try {
@@ -143,11 +148,37 @@ void addDiffCommand(CLI::App& app, int& exitCode, const std::optional<std::size_
       if (!o->environment.empty() && paths.empty())
         throw UsageError("--environment " + o->environment +
                          ": neither side's config declares environments:");
-      auto [baseAnalysis, baseFindings] = analyzeOne(base, "BASE", nullptr);
-      auto [headAnalysis, headFindings] = analyzeOne(head, "HEAD", nullptr);
-      heads.push_back(headAnalysis);
-      result = diff::compare({*baseAnalysis, baseFindings, base.label},
-                             {*headAnalysis, headFindings, head.label});
+      // Each side's units (lint's), paired by name: a unit only one side has is compared
+      // with nothing.
+      const std::vector<const analysis::Analysis*> baseUnits = analyzeUnits(base, "BASE", nullptr);
+      const std::vector<const analysis::Analysis*> headUnits = analyzeUnits(head, "HEAD", nullptr);
+      std::vector<std::string> names;
+      for (const auto* list : {&headUnits, &baseUnits})
+        for (const analysis::Analysis* a : *list)
+          if (std::find(names.begin(), names.end(), a->environment) == names.end())
+            names.push_back(a->environment);
+      auto unitNamed = [](const std::vector<const analysis::Analysis*>& units,
+                          const std::string& name) -> const analysis::Analysis* {
+        for (const analysis::Analysis* a : units)
+          if (a->environment == name) return a;
+        analysis::Analysis nothing;
+        nothing.environment = name;
+        return &keepUntilExit(std::move(nothing));
+      };
+      result.base = base.label;
+      result.head = head.label;
+      for (const std::string& name : names) {
+        const analysis::Analysis* baseAnalysis = unitNamed(baseUnits, name);
+        const analysis::Analysis* headAnalysis = unitNamed(headUnits, name);
+        heads.push_back(headAnalysis);
+        diff::Result one =
+            diff::compare({*baseAnalysis, rules::runRules(*baseAnalysis).findings, base.label},
+                          {*headAnalysis, rules::runRules(*headAnalysis).findings, head.label});
+        if (names.size() == 1)
+          result = std::move(one);
+        else
+          diff::append(result, std::move(one));
+      }
     } else {
       const bool baseBorrows = baseEnvironments.empty(), headBorrows = headEnvironments.empty();
       if (baseBorrows) baseEnvironments = headEnvironments;

@@ -56,15 +56,7 @@ int runReport(const CLI::App& cmd, const ReportOptions& o,
   std::set<std::string> baseline;
   if (!o.baselinePath.empty()) baseline = readBaselineFile(o.baselinePath);
   // Each environment's findings carry its name; together they are one report.
-  rules::RuleRun run;
-  for (const analysis::Analysis* a : analyses) {
-    rules::RuleRun one = rules::runRules(*a, baseline);
-    run.findings.insert(run.findings.end(), std::make_move_iterator(one.findings.begin()),
-                        std::make_move_iterator(one.findings.end()));
-    run.suppressed += one.suppressed;
-    run.baselined += one.baselined;
-  }
-  std::stable_sort(run.findings.begin(), run.findings.end(), model::reportOrder);
+  rules::RuleRun run = rules::runRules(analyses, baseline);
   std::vector<model::RuleInfo> catalogue = rules::catalogue();
   report::ReportInput input{*analyses.front(), run.findings, catalogue, run.suppressed,
                             run.baselined};
@@ -99,9 +91,8 @@ void addLintCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("lint", "Report findings; the exit status follows --fail-on");
   addInputOptions(*cmd, o->inputs);
   addReportOptions(*cmd, o->report);
-  cmd->callback([o, cmd, &exitCode] {
-    exitCode = runReport(*cmd, o->report, analyzeUnits(o->inputs));
-  });
+  cmd->callback(
+      [o, cmd, &exitCode] { exitCode = runReport(*cmd, o->report, analyzeUnits(o->inputs)); });
 }
 
 }  // namespace pg::cli

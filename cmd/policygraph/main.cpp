@@ -23,6 +23,7 @@
 #include "cmd/policygraph/lint.h"
 #include "cmd/policygraph/snapshot.h"
 #include "cmd/policygraph/status.h"
+#include "cmd/policygraph/units.h"
 #include "lib/report/report.h"
 #include "lib/schema/schema.h"
 #include "rules/engine.h"
@@ -109,6 +110,7 @@ int main(int argc, char** argv) {
   int exitCode = kClean;
   addLintCommand(app, exitCode);
   addStatusCommand(app, exitCode);
+  addUnitsCommand(app, exitCode);
   addExplainCommand(app, exitCode);
   addSnapshotCommand(app, exitCode);
   // `diff BASE -- PATH...`: the parser gives a subcommand no positionals after `--`, so the

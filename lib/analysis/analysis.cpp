@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "lib/load/loader.h"
+#include "lib/load/repository.h"
 #include "lib/load/sources.h"
 #include "lib/schema/defaults.h"
 #include "lib/units/infer.h"
@@ -29,6 +30,14 @@ fs::path absoluteFolder(const fs::path& folder) {
   std::error_code ec;
   fs::path normal = fs::absolute(folder, ec).lexically_normal();
   return normal.has_filename() ? normal : normal.parent_path();
+}
+
+// The root's path from the top of its repository ("" at the top), as Flux and Argo CD name
+// paths.
+std::string rootInRepository(const fs::path& root, const fs::path& repositoryRoot) {
+  const fs::path rel = absoluteFolder(root).lexically_relative(repositoryRoot);
+  if (rel.empty() || rel == "." || *rel.begin() == "..") return {};
+  return rel.generic_string();
 }
 
 // The rule that reports a violation of this kind (rules/input/IN12x-*.md).
@@ -81,6 +90,7 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
   a.input = input;
   a.environment = unit.name;
   a.unitKind = unit.kind;
+  a.unitWhy = unit.why;
   a.files = unit.files;
   a.problems = std::move(unit.problems);
   a.skipped = input->skipped;
@@ -118,6 +128,60 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
 
 }  // namespace
 
+std::string Input::identityOf(std::string_view group, std::string_view kind,
+                              std::string_view namespace_, std::string_view name) {
+  std::string out;
+  out.reserve(group.size() + kind.size() + namespace_.size() + name.size() + 3);
+  out.append(group)
+      .append("/")
+      .append(kind)
+      .append("/")
+      .append(namespace_)
+      .append("/")
+      .append(name);
+  return out;
+}
+
+std::string_view Analysis::definitionOf(const model::Missing& o) const {
+  if (!input) return {};
+  auto it = input->definitions.find(Input::identityOf(o.group, o.kind, o.namespace_, o.name));
+  if (it == input->definitions.end()) return {};
+  for (const model::SourceFile* f : files)
+    if (f->path == it->second) return {};  // this unit reads that file: no help
+  return it->second;
+}
+
+Analysis::Absence Analysis::absenceOf(const model::Missing& o) const {
+  if (config::findExternal(config.external, o.group, o.kind, o.namespace_, o.name))
+    return Absence::Produced;
+  // What the unit's own objects make in a cluster.
+  if (o.group.empty() && o.kind == "Secret")
+    for (const model::Resource* c : store.ofKind("cert-manager.io", "Certificate"))
+      if (c->namespace_ == o.namespace_ && c->spec().get("secretName").str() == o.name)
+        return Absence::Produced;
+  if (o.kind == "ServiceImport" && !store.findByKind("ServiceExport", o.namespace_, o.name).empty())
+    return Absence::Produced;
+  if (unitKind == units::UnitKind::Input || unitKind == units::UnitKind::Environment)
+    return Absence::Missing;
+  // Another unit's: defined in a file of the input this unit does not apply.
+  if (!definitionOf(o).empty()) return Absence::Elsewhere;
+  // A namespace a Helm release installs into holds objects the chart makes.
+  for (const model::Resource* h : store.ofKind("helm.toolkit.fluxcd.io", "HelmRelease")) {
+    std::string_view target = h->spec().get("targetNamespace").str();
+    if ((target.empty() ? h->namespace_ : target) == o.namespace_) return Absence::Elsewhere;
+  }
+  // The input creates the namespace (in this unit or another) and nothing in it the object:
+  // the input is evidently its home.
+  // (Namespaces every cluster has are no evidence: writing one down says nothing.)
+  const bool everyCluster = o.namespace_ == "default" || o.namespace_ == "kube-system" ||
+                            o.namespace_ == "kube-public" || o.namespace_ == "kube-node-lease";
+  if (!o.namespace_.empty() && !everyCluster &&
+      (store.find("", "Namespace", "", o.namespace_) ||
+       (input && input->definitions.count(Input::identityOf("", "Namespace", "", o.namespace_)))))
+    return Absence::Missing;
+  return Absence::Elsewhere;
+}
+
 void addFile(Analysis& analysis, std::unique_ptr<model::SourceFile> file) {
   if (!analysis.input) analysis.input = std::make_shared<Input>();
   analysis.files.push_back(file.get());
@@ -130,11 +194,11 @@ const load::RenderedSources& Analysis::rendered() const {
   return input ? input->rendered : none;
 }
 
-Run analyzeRun(config::Config config, const Inputs& given,
-               const std::vector<config::Environment>& environments,
+Run analyzeRun(config::Config config, const Inputs& given, const UnitChoice& choice,
                const RevisionInputs* revision) {
   Inputs inputs = given;
-  if (!environments.empty() && !revision) {
+  const std::vector<config::Environment>& environments = choice.environments;
+  if (choice.mode == UnitChoice::Mode::Environments && !revision) {
     // The environments' folders, read once: each unit takes its own from them.
     inputs.paths.clear();
     for (const config::Environment& e : environments)
@@ -158,8 +222,39 @@ Run analyzeRun(config::Config config, const Inputs& given,
   for (load::SkippedFile& s : loaded.skipped) input->skipped.push_back(std::move(s));
   // Walk problems come first in discovery order; file problems in file order.
   for (load::Problem& p : loaded.problems) input->problems.push_back(std::move(p));
-  input->units = units::inferUnits({input->files, loaded.resources, input->problems, environments});
+  std::unique_ptr<load::Repository> repository =
+      revision ? load::revisionRepository(revision->revision, revision->root)
+               : load::diskRepository(inputs.root);
+  units::InferInput infer{
+      input->files,  loaded.resources,        input->problems,
+      environments,  input->skipped,          repository.get(),
+      config.limits, config.defaultNamespace, rootInRepository(inputs.root, repositoryRoot)};
+  if (choice.mode == UnitChoice::Mode::Whole) {
+    units::Unit whole;
+    whole.name = inputs.environment;
+    whole.why = "the whole input";
+    for (const std::unique_ptr<model::SourceFile>& f : input->files) whole.files.push_back(f.get());
+    whole.resources = std::move(loaded.resources);
+    whole.problems = input->problems;
+    input->units.units.push_back(std::move(whole));
+  } else {
+    input->units = units::inferUnits(infer);
+  }
+  // Where each object is defined, for a unit that lacks one (Analysis::definitionOf): only a
+  // run of several units has one unit lack what another holds.
+  if (input->units.units.size() > 1)
+    for (const model::Resource& r : loaded.resources) {
+      if (!r.file || r.name.empty()) continue;
+      const std::string_view space = r.universal || model::isBuiltinClusterScoped(r.group, r.kind)
+                                         ? std::string_view()
+                                         : (r.namespaceWritten && !r.namespace_.empty()
+                                                ? r.namespace_
+                                                : std::string_view(config.defaultNamespace));
+      input->definitions.try_emplace(Input::identityOf(r.group, r.kind, space, r.name),
+                                     std::string_view(r.file->path));
+    }
 
+  for (load::SkippedFile& s : input->units.skipped) input->skipped.push_back(std::move(s));
   Run run;
   run.input = input;
   for (units::Unit& unit : input->units.units)
@@ -168,11 +263,8 @@ Run analyzeRun(config::Config config, const Inputs& given,
 }
 
 Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
-  Run run = analyzeRun(std::move(config), inputs, {}, revision);
-  Analysis a = std::move(run.units.front());
-  // A run of one unit without a name is the whole input: the name the caller gave stays.
-  if (a.environment.empty()) a.environment = inputs.environment;
-  return a;
+  Run run = analyzeRun(std::move(config), inputs, {UnitChoice::Mode::Whole}, revision);
+  return std::move(run.units.front());
 }
 
 fs::path findRoot(const std::vector<std::string>& paths, const std::string& configPath) {

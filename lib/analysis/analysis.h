@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/config/config.h"
@@ -59,6 +60,12 @@ struct Input {
   // tool configuration, dashboards): recognised, not analysed, counted in the summary.
   std::vector<load::SkippedFile> skipped;
   units::Units units;
+  // Where each object of the input is first defined (`group/kind/namespace/name`, the
+  // namespace as written or the default one) → its file: what a unit that lacks an object is
+  // told about it.
+  std::unordered_map<std::string, std::string_view> definitions;  // → Input::files' paths
+  static std::string identityOf(std::string_view group, std::string_view kind,
+                                std::string_view namespace_, std::string_view name);
 };
 
 // The analysis of one unit (units/unit.h): every stage after load, run on its objects.
@@ -86,11 +93,24 @@ struct Analysis {
   // input is one unit.
   std::string environment;
   units::UnitKind unitKind = units::UnitKind::Input;
+  std::string unitWhy;  // how the unit was found (`policygraph units` prints it)
   // The threads the stages ran on (`Inputs::jobs`); later stages (the rule engine) use as
   // many. Results never depend on it.
   unsigned jobs = 1;
 
   const load::RenderedSources& rendered() const;
+
+  // What to make of an object the unit names but does not hold.
+  enum class Absence : std::uint8_t {
+    Missing,    // the unit is evidently its home (the whole input, an environment, a unit that
+                // defines its Namespace): an error
+    Elsewhere,  // made outside the unit: a note that it is assumed (IN133)
+    Produced,   // declared under external:, or made by something in the unit (a Certificate's
+                // Secret, a ServiceExport's ServiceImport): nothing to say
+  };
+  Absence absenceOf(const model::Missing& object) const;
+  // The file of the input that defines an object this unit lacks; empty when none does.
+  std::string_view definitionOf(const model::Missing& object) const;
 };
 
 // For an analysis put together by hand (tests, benchmarks): `file` becomes one of its files,
@@ -103,15 +123,23 @@ struct Run {
   std::vector<Analysis> units;
 };
 
-// Reads the inputs once, cuts them into units (the config's `environments:` when it has them
-// and `environments` is set; else the whole input) and analyses each. `environments` names the
-// ones to analyse (empty: every one the config declares). Throws load::InputError when a path
-// names nothing.
-Run analyzeRun(config::Config config, const Inputs& inputs,
-               const std::vector<config::Environment>& environments = {},
+// How a run is cut into units.
+struct UnitChoice {
+  enum class Mode : std::uint8_t {
+    Infer,         // from the repository's structure (units/infer.h)
+    Whole,         // the whole input, one unit named by Inputs::environment
+    Environments,  // one per entry of `environments`, their folders read once
+  };
+  Mode mode = Mode::Infer;
+  std::vector<config::Environment> environments = {};
+};
+
+// Reads the inputs once, cuts them into units as `units` says and analyses each. Throws
+// load::InputError when a path names nothing.
+Run analyzeRun(config::Config config, const Inputs& inputs, const UnitChoice& units = {},
                const RevisionInputs* revision = nullptr);
 
-// The whole input as one unit: analyzeRun without environments, its one analysis.
+// The whole input as one unit (UnitChoice::Mode::Whole): its analysis.
 Analysis analyze(config::Config config, const Inputs& inputs,
                  const RevisionInputs* revision = nullptr);
 

@@ -233,7 +233,7 @@ std::string environmentPath(const Prepared& prepared, const std::string& path) {
 
 }  // namespace
 
-analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options) {
+analysis::Run analyzeSide(const SideSpec& side, const SideOptions& options) {
   Prepared prepared = prepare(side, options);
   analysis::Inputs& inputs = prepared.inputs;
   bool empty = false;
@@ -249,11 +249,15 @@ analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options)
     empty = inputs.paths.empty();
   }
   if (options.adjustConfig) options.adjustConfig(prepared.config);
+  // An environment is one unit, the whole of its folders; without one, the side's units are
+  // inferred as lint infers them.
+  const analysis::UnitChoice units{options.environment ? analysis::UnitChoice::Mode::Whole
+                                                       : analysis::UnitChoice::Mode::Infer};
   // An empty side reads nothing, from no revision.
   if (side.kind != SideSpec::Kind::Revision || empty)
-    return analysis::analyze(std::move(prepared.config), inputs);
+    return analysis::analyzeRun(std::move(prepared.config), inputs, units);
   analysis::RevisionInputs revision{*side.revision, prepared.revisionRoot};
-  return analysis::analyze(std::move(prepared.config), inputs, &revision);
+  return analysis::analyzeRun(std::move(prepared.config), inputs, units, &revision);
 }
 
 std::vector<config::Environment> sideEnvironments(const SideSpec& side,

@@ -44,9 +44,10 @@ struct SideOptions {
   const config::Environment* environment = nullptr;
 };
 
-// Throws load::InputError for a path that names nothing on that side, and
-// config::ConfigError for a config file that cannot be used.
-analysis::Analysis analyzeSide(const SideSpec& side, const SideOptions& options);
+// The side's units, each analysed: one for an environment, else those lint infers. Throws
+// load::InputError for a path that names nothing on that side, and config::ConfigError for a
+// config file that cannot be used.
+analysis::Run analyzeSide(const SideSpec& side, const SideOptions& options);
 
 // The environments the side's config file declares (the one analyzeSide reads, found from
 // `options.paths` or the current folder); none when there is no config file. Throws as

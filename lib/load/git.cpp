@@ -188,6 +188,33 @@ bool GitRevision::isFile(std::string_view path) const {
          git_tree_entry_filemode(entry.get()) != GIT_FILEMODE_LINK;
 }
 
+bool GitRevision::isFolder(std::string_view path) const {
+  std::optional<std::string> normal = normalizeInTree(path);
+  if (!normal) return false;
+  if (normal->empty()) return true;
+  TreeEntry entry = state_->entryAt(*normal);
+  return entry && git_tree_entry_filemode(entry.get()) == GIT_FILEMODE_TREE;
+}
+
+std::vector<std::string> GitRevision::entries(std::string_view folder) const {
+  std::vector<std::string> out;
+  std::optional<std::string> normal = normalizeInTree(folder);
+  if (!normal || !isFolder(*normal)) return out;
+  Tree sub;
+  const git_tree* tree = state_->tree.get();
+  if (!normal->empty()) {
+    TreeEntry entry = state_->entryAt(*normal);
+    sub = state_->subtree(entry.get());
+    tree = sub.get();
+  }
+  for (std::size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
+    std::string name = git_tree_entry_name(git_tree_entry_byindex(tree, i));
+    if (!isHidden(name)) out.push_back(std::move(name));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::optional<std::string> GitRevision::readFile(std::string_view path,
                                                  std::uint64_t maxBytes) const {
   std::optional<std::string> normal = normalizeInTree(path);

@@ -40,6 +40,10 @@ class GitRevision {
   std::optional<std::string> readFile(std::string_view path, std::uint64_t maxBytes) const;
   // Whether the path names a file of the commit (not a folder, link or submodule).
   bool isFile(std::string_view path) const;
+  // Whether the path names a folder of the commit ("" is the top).
+  bool isFolder(std::string_view path) const;
+  // The names in a folder of the commit, sorted, hidden ones left out.
+  std::vector<std::string> entries(std::string_view folder) const;
 
   // Like collectSources for a folder: the manifest files of the commit under each of
   // `inputs` (paths from the repository's top, "" or "." for all of it), hidden entries

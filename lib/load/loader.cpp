@@ -128,6 +128,7 @@ class Splitter {
           ProblemKind::MissingField, apiVersion ? apiVersion : node,
           apiVersion ? "apiVersion must be a non-empty string" : "this object has no apiVersion",
           where() + ".apiVersion");
+      out_.problems.back().notKubernetes = !apiVersion && !kind;
       return;
     }
     if (!kind.isString() || kind.str().empty()) {

@@ -21,6 +21,10 @@ enum class ProblemKind {
   SymlinkLoop,
   SymlinkOutside,
   Unreadable,
+  // Units (lib/units): what its tool would refuse to build (IN130), and what a
+  // kustomization holds that is not applied here (IN131).
+  UnitBuild,
+  UnitUnsupported,
 };
 
 struct Problem {
@@ -29,6 +33,10 @@ struct Problem {
   std::string message;        // what is wrong, specifically; the rule adds what to do about it
   std::string discriminator;  // tells problems of one file apart, for fingerprints
   std::vector<model::RelatedLocation> related;
+  // A mapping with neither apiVersion nor kind: a document of something other than
+  // Kubernetes (a tool's config, an OpenAPI file). A file of nothing else is not a manifest
+  // where no unit includes it (units/infer.cpp).
+  bool notKubernetes = false;
 };
 
 }  // namespace pg::load

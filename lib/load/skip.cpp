@@ -120,6 +120,8 @@ std::string_view skipReasonText(SkipReason reason) {
       return "CI or tool configuration";
     case SkipReason::Dashboard:
       return "dashboard";
+    case SkipReason::NotKubernetes:
+      return "no apiVersion or kind";
   }
   return "not a manifest";
 }

@@ -20,6 +20,7 @@ enum class SkipReason : std::uint8_t {
   HelmTemplate,    // anything under the templates/ folder of a chart
   ToolConfig,      // .github/, package.json and friends
   Dashboard,       // a Grafana dashboard (JSON with panels, no apiVersion or kind)
+  NotKubernetes,   // documents without apiVersion and kind, in a file no unit includes
 };
 
 // How the summary names the reason ("kustomization", "Helm template", ...).

@@ -39,6 +39,10 @@ void mix(std::uint64_t& h, std::string_view text) {
 
 }  // namespace
 
+std::string Missing::display() const {
+  return kind + "/" + (namespace_.empty() ? "" : namespace_ + "/") + name;
+}
+
 std::string fingerprintOf(const Finding& finding) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   mix(h, finding.ruleId);

@@ -34,6 +34,17 @@ struct RuleInfo {
   std::string_view subjects;
 };
 
+// An object a finding says is not in the input, for the rule engine to weigh against the unit
+// (Analysis::isHomeOf): where the unit is not evidently its home, the finding becomes an IN133
+// note that the object is assumed to exist elsewhere.
+struct Missing {
+  std::string group;
+  std::string kind;
+  std::string namespace_;  // "" for a cluster-scoped kind
+  std::string name;
+  std::string display() const;  // Kind/namespace/name
+};
+
 struct Finding {
   std::string ruleId;
   Severity severity = Severity::Error;
@@ -47,6 +58,7 @@ struct Finding {
   // The environment (`environments:` in the config) whose analysis found it; empty without.
   std::string environment;
   std::string fingerprint;            // filled by the rule engine
+  std::optional<Missing> missing;     // what the finding says is absent, if it rests on that
   const Resource* subject = nullptr;  // for annotation suppressions; not reported
 };
 

@@ -26,16 +26,23 @@ std::string Resource::display() const {
   return out;
 }
 
+std::string Resource::pathOf(yaml::NodeRef at) const {
+  if (at.tree())
+    if (std::string_view origin = at.tree()->originOf(at); !origin.empty())
+      return std::string(origin);
+  return file ? file->path : std::string();
+}
+
 Location Resource::locate(yaml::NodeRef at) const {
   if (!at) at = node;
-  return {file ? file->path : std::string(), at.start(), at.end()};
+  return {pathOf(at), at.start(), at.end()};
 }
 
 Location Resource::locateField(yaml::NodeRef map, std::string_view key) const {
   yaml::NodeRef k = map.keyNode(key);
   if (!k) return locate(map);
   yaml::NodeRef v = map.get(key);
-  return {file ? file->path : std::string(), k.start(), v ? v.end() : k.end()};
+  return {pathOf(k), k.start(), v ? v.end() : k.end()};
 }
 
 bool isBuiltinClusterScoped(std::string_view group, std::string_view kind) {

@@ -47,6 +47,9 @@ struct Resource {
   ObjectRef ref() const;
   std::string display() const;  // Kind/namespace/name (Universal: Kind/name, `in mesh M`)
 
+  // The file a node of this object was read from: `file`, unless a tool on the way to the
+  // cluster brought the node in from another (a kustomize patch, a generator's entry).
+  std::string pathOf(yaml::NodeRef at) const;
   // The span of one node of this object (a missing node falls back to the object itself).
   Location locate(yaml::NodeRef at) const;
   // The span of a mapping entry, from its key to the end of its value; falls back to the

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lib/graph/topology.h"
+#include "lib/model/finding.h"
 #include "lib/model/store.h"
 #include "lib/policy/profile.h"
 
@@ -112,9 +113,15 @@ struct Policy {
   // A structural problem that makes the whole policy invalid (status Invalid).
   std::string invalidMessage;
   yaml::NodeRef invalidAt;
-  // When the controller reports several problems in one message (Envoy Gateway joins every
-  // feature's), each one at its field; empty when `invalidMessage` is the only one.
-  std::vector<std::pair<std::string, yaml::NodeRef>> invalidProblems;
+  // Each problem the controller reports in `invalidMessage` (Envoy Gateway joins every
+  // feature's), at its field, with the object it says is missing when that is the problem;
+  // empty when the policy has only `invalidMessage`.
+  struct Problem {
+    std::string message;
+    yaml::NodeRef at;
+    std::optional<model::Missing> missing;
+  };
+  std::vector<Problem> invalidProblems;
   // A reference its controller cannot resolve, with the reason the status gives (a
   // BackendTLSPolicy's CA certificates: NoValidCACertificate). Unlike an invalid policy, it
   // still holds its targets: the controller picks it, and the backends cannot be used.
@@ -122,7 +129,8 @@ struct Policy {
   std::string unresolvedMessage;
   std::string unresolvedFix;  // what to do about it
   yaml::NodeRef unresolvedAt;
-  yaml::NodeRef unset;  // Kuadrant `spec.unset` (a list of rule names)
+  std::optional<model::Missing> unresolvedMissing;  // when an object not in the input is why
+  yaml::NodeRef unset;                              // Kuadrant `spec.unset` (a list of rule names)
 
   // Status, written by the family: GEP-713 and Envoy Gateway kinds fill `ancestors`
   // (at most 16), Kuadrant kinds `conditions`.

@@ -50,6 +50,12 @@ void writeStatusYaml(std::ostream& out, const analysis::Analysis& analysis);
 void writeStatusJson(std::ostream& out, const std::vector<const analysis::Analysis*>& analyses);
 void writeStatusYaml(std::ostream& out, const std::vector<const analysis::Analysis*>& analyses);
 
+// `policygraph units`: each unit of the run (its name, kind, why it is one, its files with
+// `files`), as text or JSON (`{"units": [{name, kind, why, objects, files}]}`).
+void writeUnitsText(std::ostream& out, const std::vector<const analysis::Analysis*>& units,
+                    bool files);
+void writeUnitsJson(std::ostream& out, const std::vector<const analysis::Analysis*>& units);
+
 // `policygraph explain`: the effective policies on one object (policy::effectiveOn), as a
 // tree for the terminal, or the JSON/YAML document of DESIGN.md "Output contracts".
 struct ExplainInput {

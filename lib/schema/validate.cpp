@@ -15,11 +15,11 @@
 
 #include "lib/cel/direct.h"
 #include "lib/cel/reads.h"
-#include "lib/schema/defaults.h"
-#include "lib/schema/names.h"
 #include "lib/model/hash.h"
 #include "lib/model/parallel.h"
 #include "lib/model/quote.h"
+#include "lib/schema/defaults.h"
+#include "lib/schema/names.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::schema {
@@ -165,6 +165,14 @@ bool formatOk(std::string_view format, yaml::NodeRef value) {
   if (format == "ipv4") return validIpv4(s);
   if (format == "ipv6") return validIpv6(s);
   if (format == "byte") {
+    // Go's base64 decoder, which the API server uses, skips line breaks: a PEM-style value
+    // wrapped over several lines is valid.
+    std::string joined;
+    if (s.find_first_of("\r\n") != std::string_view::npos) {
+      for (char c : s)
+        if (c != '\r' && c != '\n') joined += c;
+      s = joined;
+    }
     if (s.size() % 4 != 0) return false;
     for (std::size_t i = 0; i < s.size(); ++i) {
       char c = s[i];
@@ -890,8 +898,8 @@ class Walker {
     }
     for (const auto& [name, property] : s.properties) {
       if (!property->defaultValue || map.keyNode(name)) continue;
-      if (object && (name == "metadata" || name == "status" || name == "apiVersion" ||
-                     name == "kind"))
+      if (object &&
+          (name == "metadata" || name == "status" || name == "apiVersion" || name == "kind"))
         continue;
       defaults_->push_back({map, name, property});
     }

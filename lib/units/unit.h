@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "lib/load/problem.h"
+#include "lib/load/skip.h"
 #include "lib/model/resource.h"
 #include "lib/model/source.h"
+#include "lib/yaml/tree.h"
 
 namespace pg::units {
 
@@ -25,6 +27,7 @@ enum class UnitKind : std::uint8_t {
   Flux,         // the Flux Kustomizations reached from one cluster's entry point
   ArgoCD,       // an Argo CD Application with a path source
   Alternative,  // one of the files or folders of a folder of alternatives
+  Rest,         // the files no other unit includes, beside units that claim the others
 };
 
 // "kustomize", "flux", ...: how `policygraph units` and the reports name the kind.
@@ -51,12 +54,16 @@ struct Unit {
 struct Arena {
   std::deque<std::string> strings;  // stable addresses: Resources hold views into them
   std::vector<std::unique_ptr<model::SourceFile>> files;
+  std::vector<std::unique_ptr<yaml::Tree>> trees;  // objects as a tool changed or made them
 
   std::string_view keep(std::string text) { return strings.emplace_back(std::move(text)); }
 };
 
 struct Units {
   std::vector<Unit> units;
+  // Files no unit includes whose documents are of something other than Kubernetes: not
+  // analysed, counted with the run's skipped files.
+  std::vector<load::SkippedFile> skipped;
   std::shared_ptr<Arena> arena = std::make_shared<Arena>();
 };
 

@@ -38,6 +38,25 @@ namespace {
 
 }  // namespace
 
+void Tree::shiftMarks(std::uint32_t lines, std::uint32_t columns) {
+  auto shift = [&](Mark& m) {
+    if (m.line == 0) return;
+    m.line += lines;
+    m.column += columns;
+  };
+  for (Node& n : nodes_) {
+    shift(n.start);
+    shift(n.end);
+  }
+  for (Document& d : documents_) shift(d.start);
+}
+
+std::string_view Tree::originOf(NodeRef node) const {
+  if (node.tree() != this) return {};
+  const std::uint8_t origin = nodes_[node.index()].origin;
+  return origin == 0 || origin > origins_.size() ? std::string_view() : origins_[origin - 1];
+}
+
 NodeRef Tree::root(std::size_t document) const {
   if (document >= documents_.size()) return {};
   return {this, documents_[document].root};

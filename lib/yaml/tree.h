@@ -40,6 +40,9 @@ struct Node {
   NodeKind kind = NodeKind::Scalar;
   ScalarStyle style = ScalarStyle::Plain;
   std::uint8_t flags = 0;
+  // A tree built from pieces of several files (an object as kustomize patched it): the file
+  // the node came from, 1-based into Tree::origins_; 0 is the tree's own file.
+  std::uint8_t origin = 0;
 
   static constexpr std::uint8_t kOwned = 1;  // the value's bytes are in Tree::owned_
   static constexpr std::uint8_t kOpen = 2;   // a container not closed yet (alias cycles)
@@ -79,8 +82,18 @@ class Tree {
   // the tree's text are not guaranteed to (only the bytes added here move).
   NodeRef addEntry(NodeRef map, std::string_view key, NodeRef value);
 
+  // For documents parsed out of a block scalar of another file (kustomize's inline patches):
+  // moves every position down `lines` lines and right `columns` columns, so that they are the
+  // enclosing file's.
+  void shiftMarks(std::uint32_t lines, std::uint32_t columns);
+
+  // Where a node of a built tree (yaml/edit.h) came from: the path its piece was read from, or
+  // empty when it is the file this tree is (every tree the parser made).
+  std::string_view originOf(NodeRef node) const;
+
  private:
   friend class NodeRef;
+  friend class EditBuilder;
   struct EntryRange;
   struct ItemRange;
   friend class TreeBuilder;
@@ -103,6 +116,7 @@ class Tree {
   // The bytes of scalars addEntry added, apart from owned_ so that adding moves no view the
   // loader took of a value.
   std::string added_;
+  std::vector<std::string> origins_;  // Node::origin - 1 indexes it
 };
 
 // A handle on one node. An empty NodeRef (a missing key, an index out of range) answers every

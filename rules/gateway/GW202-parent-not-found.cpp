@@ -59,6 +59,8 @@ void check(Context& ctx) {
       }
       model::Finding& f = ctx.report(r.locateField(ref.node, "name"), std::move(message), &r);
       f.objects.push_back(target);
+      if (elsewhere.empty())
+        f.missing = model::Missing{ref.group, ref.kind, ref.namespace_, ref.name};
       f.discriminator = "parentRef " + target;
       for (const model::Resource* other : elsewhere)
         f.related.push_back({other->locateField(other->metadata(), "name"),

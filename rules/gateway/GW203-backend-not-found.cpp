@@ -40,10 +40,11 @@ void check(Context& ctx) {
         } else {
           fix = "use a port the " + b.kind + " exposes (" + servicePorts(*b.target) + ")";
         }
-        model::Finding& f =
-            reportBackend(ctx, route, rule, b,
-                          (refused ? refused->notApplied() : b.message) + ": " + consequence +
-                              "; " + fix);
+        model::Finding& f = reportBackend(
+            ctx, route, rule, b,
+            (refused ? refused->notApplied() : b.message) + ": " + consequence + "; " + fix);
+        if (!refused && !b.target)
+          f.missing = model::Missing{b.group, b.kind, b.namespace_, b.name};
         if (refused)
           f.related.push_back({refused->object->locate(refused->object->node),
                                refused->object->display() + " is defined here"});

@@ -38,6 +38,9 @@ void check(Context& ctx) {
                                 ? r.locateField(r.spec(), "gatewayClassName")
                                 : r.locateField(r.node, "spec");
     model::Finding& f = ctx.report(std::move(where), std::move(message), &r);
+    if (!g.className.empty())
+      f.missing = model::Missing{std::string(graph::kGatewayGroup), "GatewayClass", "",
+                                 std::string(g.className)};
     for (const model::Resource* c : classes)
       f.related.push_back({c->locateField(c->metadata(), "name"),
                            "GatewayClass " + std::string(c->name) + " is in the input"});

@@ -47,6 +47,9 @@ void check(Context& ctx) {
     yaml::NodeRef ns = ref.get("namespace");
     const model::Resource* secret =
         ctx.store().find("", "Secret", ns ? ns.str() : owner.namespace_, ref.get("name").str());
+    if (!secret && faultyField(ref) == "name" && !partial)
+      f.missing = model::Missing{"", "Secret", std::string(ns ? ns.str() : owner.namespace_),
+                                 std::string(ref.get("name").str())};
     if (secret && faultyField(ref) == "name")
       f.related.push_back(
           {secret->locateField(secret->node, secret->node.get("data") ? "data" : "kind"),

@@ -70,6 +70,8 @@ void check(Context& ctx) {
                   candidates(ctx.analysis(), t) + ")";
       }
       model::Finding& f = reportOn(ctx, p, t.at, message);
+      if (!refused && t.problem == policy::TargetProblem::NotFound)
+        f.missing = model::Missing{t.group, t.kind, t.namespace_, t.name};
       if (refused)
         f.related.push_back({refused->object->locate(refused->object->node),
                              refused->object->display() + " is defined here"});

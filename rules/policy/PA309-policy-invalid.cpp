@@ -14,15 +14,17 @@ void check(Context& ctx) {
       reportOn(ctx, p, p.unresolvedAt ? p.unresolvedAt : p.resource->spec(),
                p.profile->kind + " " + p.key() + " is rejected (status Accepted False, " +
                    p.unresolvedReason + "): " + m + (m.ends_with('.') ? " " : ". ") +
-                   p.unresolvedFix);
+                   p.unresolvedFix)
+          .missing = p.unresolvedMissing;
       continue;
     }
     if (p.invalidMessage.empty() || p.profile->family == policy::Family::Kuadrant) continue;
     const std::string rejected =
         p.profile->kind + " " + p.key() + " is rejected (status Accepted False, Invalid): ";
-    // Each problem of several at its own field.
-    for (const auto& [message, at] : p.invalidProblems)
-      reportOn(ctx, p, at ? at : p.resource->spec(), rejected + message);
+    // Each problem at its own field.
+    for (const policy::Policy::Problem& problem : p.invalidProblems)
+      reportOn(ctx, p, problem.at ? problem.at : p.resource->spec(), rejected + problem.message)
+          .missing = problem.missing;
     if (p.invalidProblems.empty())
       reportOn(ctx, p, p.invalidAt ? p.invalidAt : p.resource->spec(), rejected + p.invalidMessage);
   }

@@ -260,16 +260,27 @@ CaseResult runCase(const fs::path& caseDir, bool update) {
   // as `status` runs it.
   pg::analysis::Inputs lintInputs = inputs;
   lintInputs.policy.enforcementStatus = false;
-  pg::analysis::Analysis lint = pg::analysis::analyze(settings, lintInputs);
-  pg::analysis::Analysis a = pg::analysis::analyze(std::move(settings), inputs);
-  pg::rules::RuleRun run = pg::rules::runRules(lint);
+  // Every unit of the case (a case with kustomizations or alternatives has several), as lint
+  // analyses them; explain and snapshots read the first.
+  const pg::analysis::Run lintRun = pg::analysis::analyzeRun(settings, lintInputs);
+  const pg::analysis::Run statusRun = pg::analysis::analyzeRun(std::move(settings), inputs);
+  auto unitsOf = [](const pg::analysis::Run& run) {
+    std::vector<const pg::analysis::Analysis*> out;
+    for (const pg::analysis::Analysis& u : run.units) out.push_back(&u);
+    return out;
+  };
+  const std::vector<const pg::analysis::Analysis*> lintUnits = unitsOf(lintRun);
+  const std::vector<const pg::analysis::Analysis*> statusUnits = unitsOf(statusRun);
+  const pg::analysis::Analysis& lint = *lintUnits.front();
+  const pg::analysis::Analysis& a = *statusUnits.front();
+  pg::rules::RuleRun run = pg::rules::runRules(lintUnits);
   CaseResult r;
   auto fingerprints = [](const pg::rules::RuleRun& rr) {
     std::string out;
     for (const pg::model::Finding& f : rr.findings) out += f.ruleId + " " + f.fingerprint + "\n";
     return out;
   };
-  if (std::string withStatus = fingerprints(pg::rules::runRules(a));
+  if (std::string withStatus = fingerprints(pg::rules::runRules(statusUnits));
       withStatus != fingerprints(run))
     r.differentWithStatus = withStatus;
   r.expected = readExpectations(caseDir);
@@ -277,11 +288,15 @@ CaseResult runCase(const fs::path& caseDir, bool update) {
     r.actual.insert({f.location.path, f.location.start.line, f.ruleId});
   std::vector<pg::model::RuleInfo> catalogue = pg::rules::catalogue();
   std::ostringstream text;
-  pg::report::writeText(text, {lint, run.findings, catalogue, run.suppressed, run.baselined},
-                        {false});
+  pg::report::ReportInput input{lint, run.findings, catalogue, run.suppressed, run.baselined};
+  if (lintUnits.size() > 1) input.environments = lintUnits;
+  pg::report::writeText(text, input, {false});
   r.text = text.str();
   std::ostringstream status;
-  pg::report::writeStatusYaml(status, a);
+  if (statusUnits.size() > 1)
+    pg::report::writeStatusYaml(status, statusUnits);
+  else
+    pg::report::writeStatusYaml(status, a);
   r.status = status.str();
   fs::path explainDir = caseDir / "expected" / "explain";
   if (fs::is_directory(explainDir)) {

@@ -841,7 +841,9 @@ TEST_CASE("--config elsewhere: reported paths stay relative to the inputs' root"
 
 TEST_CASE("lint --summary: one line per rule, most findings first, then the totals") {
   pg::testing::TestFolder dir;
-  dir.write("a.yaml", "replicas: 1\n---\nreplicas: 2\n");
+  // Documents with a kind and no apiVersion (a file of documents with neither would not be a
+  // manifest at all, and be skipped).
+  dir.write("a.yaml", "kind: Service\nreplicas: 1\n---\nkind: Service\nreplicas: 2\n");
   dir.write("b.yaml", kBroken);
   Run r = run(dir.path(), "lint a.yaml b.yaml --summary");
   CHECK(r.status == 1);

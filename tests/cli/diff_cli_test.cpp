@@ -200,12 +200,15 @@ TEST_CASE("diff on an unchanged tree with an object defined twice reports nothin
   CHECK(report["policies"].empty());
   CHECK(report["effective"].empty());
   CHECK(run(dir.path(), "diff base head").out.find("no change to policies") != std::string::npos);
-  // The definition applied last is the one both sides compare: editing it is a change.
+  // The two files are alternatives (units): each side's units are paired by name, and editing
+  // one is a change of that unit.
   dir.write("head/b-new.yaml", policy + "20s\n");
   Run edited = run(dir.path(), "diff base head");
   INFO(edited.out);
-  CHECK(edited.out.find("changed  ClientTrafficPolicy/infra/public-client-traffic  b-new.yaml") !=
+  CHECK(edited.out.find(
+            "changed  [b-new.yaml] ClientTrafficPolicy/infra/public-client-traffic  b-new.yaml") !=
         std::string::npos);
+  CHECK(edited.out.find("[a-old.yaml]") == std::string::npos);
 }
 
 TEST_CASE("diff usage errors exit 2 and say why") {

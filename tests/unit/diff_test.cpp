@@ -347,15 +347,17 @@ TEST_CASE("diff sides: a revision, a folder, the working tree, each with its own
   diff::SideSpec base = diff::resolveSide("HEAD");
   CHECK(base.kind == diff::SideSpec::Kind::Revision);
   CHECK(base.label.rfind("HEAD (", 0) == 0);
-  analysis::Analysis before = diff::analyzeSide(base, options);
-  analysis::Analysis after = diff::analyzeSide(diff::workingTree(), options);
+  analysis::Analysis before = std::move(diff::analyzeSide(base, options).units.front());
+  analysis::Analysis after =
+      std::move(diff::analyzeSide(diff::workingTree(), options).units.front());
   CHECK_THROWS_AS(diff::resolveSide("no-such-thing"), load::InputError);
   std::filesystem::create_directory(repo.path() / "main");
   CHECK_THROWS_AS(diff::resolveSide("main"), load::InputError);  // a folder and a branch
   CHECK(diff::resolveSide("./main").kind == diff::SideSpec::Kind::Folder);
   // The top each side stands for: the commit's working tree, the working tree's git top, the
   // folder itself, though a repository lies around it.
-  analysis::Analysis folder = diff::analyzeSide(diff::resolveSide("./main"), options);
+  analysis::Analysis folder =
+      std::move(diff::analyzeSide(diff::resolveSide("./main"), options).units.front());
   std::filesystem::current_path(cwd);
   CHECK(before.repositoryRoot == after.repositoryRoot);
   CHECK(after.repositoryRoot == std::filesystem::canonical(repo.path()));
@@ -459,7 +461,8 @@ spec:
   std::filesystem::current_path(repo.path());
   diff::SideOptions options;
   options.paths = {"deploy"};
-  analysis::Analysis base = diff::analyzeSide(diff::resolveSide("HEAD"), options);
+  analysis::Analysis base =
+      std::move(diff::analyzeSide(diff::resolveSide("HEAD"), options).units.front());
   std::filesystem::current_path(cwd);
   REQUIRE(base.config.schemas.size() == 1);
   CHECK(base.config.schemas[0].path == "crds/widget.yaml");

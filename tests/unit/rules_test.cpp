@@ -23,6 +23,12 @@ analysis::Analysis analyzeFolder(const testing::TestFolder& dir, config::Config 
   return analysis::analyze(std::move(config), {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
 }
 
+// One kustomization applies a.yaml and b.yaml: two definitions of one object in one build. (In
+// files no unit claims, two that disagree would be alternatives, not duplicates.)
+void applyTogether(const testing::TestFolder& dir) {
+  dir.write("kustomization.yaml", "resources: [a.yaml, b.yaml]\n");
+}
+
 std::vector<std::string> ids(const rules::RuleRun& run) {
   std::vector<std::string> out;
   for (const auto& f : run.findings) out.push_back(f.ruleId);
@@ -79,13 +85,15 @@ TEST_CASE("findings carry stable fingerprints and point at the field") {
 TEST_CASE("IN110: a copy with the same content is a note, any difference the rule's severity") {
   testing::TestFolder dir;
   dir.write("a.yaml", kDuplicate);
-  dir.write("b.yaml", "# a copy, reformatted\napiVersion: \"v1\"\nkind: Service\n"
-                      "metadata: {namespace: shop, name: web}\n");
+  dir.write("b.yaml",
+            "# a copy, reformatted\napiVersion: \"v1\"\nkind: Service\n"
+            "metadata: {namespace: shop, name: web}\n");
   auto same = rules::runRules(analyzeFolder(dir));
   REQUIRE(ids(same) == std::vector<std::string>{"IN110"});
   CHECK((same.findings[0].severity == model::Severity::Note));
   CHECK(same.findings[0].message.find("with the same content") != std::string::npos);
   dir.write("b.yaml", std::string(kDuplicate) + "  labels: {tier: web}\n");
+  applyTogether(dir);
   auto different = rules::runRules(analyzeFolder(dir));
   REQUIRE(ids(different) == std::vector<std::string>{"IN110"});
   CHECK((different.findings[0].severity == model::Severity::Error));
@@ -98,6 +106,7 @@ TEST_CASE("severity overrides, rules turned off, suppressions and the baseline")
   testing::TestFolder dir;
   dir.write("a.yaml", kDuplicate);
   dir.write("b.yaml", std::string(kDuplicate) + "  labels: {tier: web}\n");
+  applyTogether(dir);
   {
     config::Config c;
     c.rules["IN110"].severity = model::Severity::Note;
@@ -143,6 +152,7 @@ TEST_CASE("the ignore annotation suppresses findings on its object; unknown IDs 
   dir.write("b.yaml",
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\n"
             "  annotations:\n    policygraph.dev/ignore: \"IN110, XX999 -- known copy\"\n");
+  applyTogether(dir);
   auto run = rules::runRules(analyzeFolder(dir));
   REQUIRE(ids(run) == std::vector<std::string>{"IN114"});
   CHECK(run.suppressed == 1);

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/model/finding.h"
 #include "lib/policy/family.h"
 
 namespace pg::policy::envoygateway {
@@ -26,6 +27,7 @@ inline constexpr std::string_view kGroup = "gateway.envoyproxy.io";
 struct Problem {
   std::string message;
   yaml::NodeRef at;
+  std::optional<model::Missing> missing;  // the object not in the input, when that is it
 };
 
 // Every problem of `policy`'s spec that Envoy Gateway reports as Invalid, in the

@@ -83,9 +83,9 @@ class StatusWriter {
         }
       }
       p->invalidAt = problems.front().at;
-      if (problems.size() > 1)
-        for (Problem& problem : problems)
-          p->invalidProblems.emplace_back(std::move(problem.message), problem.at);
+      for (Problem& problem : problems)
+        p->invalidProblems.push_back(
+            {std::move(problem.message), problem.at, std::move(problem.missing)});
     }
     // Routes some policy of the kind names: they override the Gateway-side policies, even
     // when that route policy is itself rejected.

@@ -79,8 +79,9 @@ struct Context {
   std::vector<Problem> problems;
   const config::EnvoyGatewaySettings* settings = nullptr;  // the controller's, when known
 
-  void fail(std::string message, yaml::NodeRef at) {
-    problems.push_back(Problem{std::move(message), at});
+  void fail(std::string message, yaml::NodeRef at,
+            std::optional<model::Missing> missing = std::nullopt) {
+    problems.push_back(Problem{std::move(message), at, std::move(missing)});
   }
 };
 
@@ -595,7 +596,9 @@ void checkClientValidation(Context& c) {
       if (std::none_of(bundles.begin(), bundles.end(),
                        [&](const model::Resource* r) { return r->name == name; }) &&
           !config::findExternal(c.external, ref.get("group").str(), kind, "", name)) {
-        c.fail(prefix + "ref ClusterTrustBundle [" + std::string(name) + "] not found.", at);
+        c.fail(prefix + "ref ClusterTrustBundle [" + std::string(name) + "] not found.", at,
+               model::Missing{std::string(ref.get("group").str()), "ClusterTrustBundle", "",
+                              std::string(name)});
         return;
       }
       continue;
@@ -621,7 +624,8 @@ void checkClientValidation(Context& c) {
     const std::string word = kind == "Secret" ? "secret" : "configmap";
     if (!object) {
       if (config::findExternal(c.external, "", kind, ns, name)) continue;
-      c.fail(prefix + word + " " + named + " does not exist.", at);
+      c.fail(prefix + word + " " + named + " does not exist.", at,
+             model::Missing{"", std::string(kind), std::string(ns), std::string(name)});
       return;
     }
     if (!holdsCaCertificate(*object)) {
@@ -777,7 +781,9 @@ void checkBackendRefsOf(Context& c, const std::string& feature, yaml::NodeRef se
     if (!target && !config::findExternal(c.external, group, kind, ns, name)) {
       c.fail(feature + ": " + (isService ? "service " : "ServiceImport ") + std::string(ns) + "/" +
                  std::string(name) + " not found.",
-             goField(ref, "name") ? goField(ref, "name") : ref);
+             goField(ref, "name") ? goField(ref, "name") : ref,
+             model::Missing{std::string(group), std::string(kind), std::string(ns),
+                            std::string(name)});
       continue;
     }
     yaml::NodeRef port = goField(ref, "port");
@@ -886,7 +892,8 @@ std::optional<const model::Resource*> resolveSecret(Context& c, const std::strin
   }
   if (const model::Resource* secret = c.store.find("", "Secret", ns, name.str())) return secret;
   if (config::findExternal(c.external, "", "Secret", ns, name.str())) return nullptr;
-  c.fail(feature + ": secret " + named + " does not exist.", name ? name : ref);
+  c.fail(feature + ": secret " + named + " does not exist.", name ? name : ref,
+         model::Missing{"", "Secret", std::string(ns), std::string(name.str())});
   return std::nullopt;
 }
 
@@ -1247,7 +1254,8 @@ void checkJwtProviders(Context& c) {
     const model::Resource* map = c.store.find("", "ConfigMap", ns, name.str());
     if (!map) {
       if (config::findExternal(c.external, "", "ConfigMap", ns, name.str())) continue;
-      c.fail("JWT: local JWKS ConfigMap " + named + " not found.", name);
+      c.fail("JWT: local JWKS ConfigMap " + named + " not found.", name,
+             model::Missing{"", "ConfigMap", std::string(ns), std::string(name.str())});
       return;
     }
     const yaml::NodeRef data = map->node.get("data");

@@ -27,6 +27,7 @@ struct CaProblem {
   std::string message;
   yaml::NodeRef at;      // the reference at fault
   std::string fix = {};  // what to do, when not the reference's object missing or of a wrong kind
+  std::optional<model::Missing> missing = {};  // the object referred to, when it is not there
 };
 
 // What PA309 reports: the policy is rejected (NoValidCACertificate) for `problem`.
@@ -40,6 +41,7 @@ void recordUnresolved(Policy& policy, const CaProblem& problem) {
                                "in .policygraph.yaml when something else creates it, such as "
                                "trust-manager), or correct the reference.";
   policy.unresolvedAt = problem.at;
+  policy.unresolvedMissing = problem.missing;
 }
 
 // Whether the configuration declares the object made outside the repository (`external:`).
@@ -70,10 +72,13 @@ std::optional<CaProblem> checkCaCertificates(const Policy& policy, const model::
       }
       if (declaredExternal(config, kind, namespace_, name)) continue;
       std::string word = kind == "ConfigMap" ? "Configmap" : "Secret";
-      return CaProblem{"InvalidCACertificateRef",
-                       word + " " + std::string(name) + " not found in namespace " +
-                           std::string(namespace_) + ".",
-                       ref.get("name")};
+      return CaProblem{
+          "InvalidCACertificateRef",
+          word + " " + std::string(name) + " not found in namespace " + std::string(namespace_) +
+              ".",
+          ref.get("name"),
+          {},
+          model::Missing{"", std::string(kind), std::string(namespace_), std::string(name)}};
     }
     if (kind == "ClusterTrustBundle") {
       // Envoy Gateway matches the bundle by name alone, whatever group the reference says.
@@ -204,7 +209,9 @@ std::vector<graph::Condition> targetProfileConditions(Policy& policy, const mode
     problem =
         CaProblem{"InvalidCACertificateRef",
                   "ConfigMap " + std::string(name) + " not found in namespace " + std::string(ns),
-                  ref.get("name")};
+                  ref.get("name"),
+                  {},
+                  model::Missing{"", "ConfigMap", std::string(ns), std::string(name)}};
   }
   if (problem) {
     resolved = graph::makeCondition("ResolvedRefs", false, problem->reason, problem->message);

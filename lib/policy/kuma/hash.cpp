@@ -1,12 +1,11 @@
 // The hash Kuma names a MeshHTTPRoute rule's matches by: base64 of the SHA-256 of their compact
 // JSON, fields in the order of Kuma's Go types. The digest and the encoding are OpenSSL's.
-#include <openssl/evp.h>
-
 #include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "lib/model/encoding.h"
 #include "lib/policy/kuma/kuma.h"
 
 namespace pg::policy::kuma {
@@ -15,35 +14,11 @@ namespace {
 
 // Standard base64 (with padding) of the SHA-256 of `data`, as Go's base64.StdEncoding writes it.
 std::string sha256Base64(const std::string& data) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  if (EVP_Digest(data.data(), data.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256 failed");
-  // EVP_EncodeBlock writes 4 characters per 3 bytes, rounded up, and a NUL.
-  std::string out(4 * ((size + 2) / 3) + 1, '\0');
-  int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), digest.data(),
-                                static_cast<int>(size));
-  out.resize(static_cast<std::size_t>(written));
-  return out;
+  return model::base64(model::sha256(data));
 }
 
 std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '<' || c == '>' || c == '&' || u < 0x20) {  // Go's encoding/json escapes
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  return model::goJsonString(s);
 }
 
 // A conf as Go's encoding/json writes a struct: the fields in `order` that are set, in that
