@@ -241,7 +241,8 @@ std::vector<model::Finding> dropPlaceholders(const analysis::Analysis& analysis,
     std::string_view placeholderLine;
     for (std::uint32_t l = f.location.start.line;
          text && l >= 1 && l <= f.location.end.line && l <= text->size() && !rests; ++l)
-      if (model::holdsPlaceholder((*text)[l - 1])) {
+      if (model::holdsPlaceholder((*text)[l - 1]) &&
+          !analysis.resolvedLines.count({f.location.path, l})) {
         rests = true;
         placeholderLine = (*text)[l - 1];
       }

@@ -303,7 +303,16 @@ void addAccessCommand(CLI::App& app, int& exitCode) {
     else if (o->from.rfind("service:", 0) != 0 && o->from.rfind("tags:", 0) != 0)
       from = parseRef(o->from, "--from");
 
-    const analysis::Analysis& a = analyzeOneUnit(o->inputs, "access");
+    const analysis::Analysis& a =
+        analyzeOneUnit(o->inputs, "access", [&](const analysis::Analysis& unit) {
+          if (to.kind == "Dataplane")
+            return o->mesh.empty()
+                       ? unit.kuma.derivedDataplane(to.namespace_, to.name) != nullptr ||
+                             holdsRef(unit, to.kind, to.namespace_, to.name)
+                       : unit.kuma.dataplane(o->mesh, to.name) != nullptr ||
+                             !unit.store.findInMesh(to.kind, o->mesh, to.name).empty();
+          return holdsRef(unit, to.kind, to.namespace_, to.name);
+        });
     // A Kuma proxy answers from MeshTrafficPermission; a workload both meshes inject cannot
     // run, and Kuma is taken.
     const graph::kuma::Dataplane* kumaDestination =

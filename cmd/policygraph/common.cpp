@@ -63,8 +63,9 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
   cmd.add_option("--jobs,-j", o.jobs, "Parallel jobs (default: all cores)")
       ->check(CLI::Range(1u, 1024u));
   cmd.add_option("--environment,-e", o.environment,
-                 "The one entry of the config's environments: to analyse (default: each in "
-                 "turn; explain, graph and access need one when environments are configured)");
+                 "The one entry of the config's environments: to analyse, or without them the "
+                 "one unit of that name (policygraph units); default: each in turn (explain, "
+                 "graph and access: the unit holding their object)");
 }
 
 namespace {
@@ -86,22 +87,15 @@ std::string environmentNames(const std::vector<config::Environment>& environment
 namespace {
 
 // The environments to analyse: none when PATHs are given or the config declares none (the
-// whole input then), else the one --environment picks, else all of them. `configFile` is the
-// config file read ("" when none).
+// units are then inferred, and --environment names one of them), else the one --environment
+// picks, else all of them.
 std::vector<config::Environment> chosenEnvironments(const InputOptions& o,
-                                                    const config::Config& config,
-                                                    const std::string& configFile) {
+                                                    const config::Config& config) {
+  if (config.environments.empty()) return {};
   if (!o.paths.empty()) {
     if (!o.environment.empty())
       throw UsageError("--environment " + o.environment +
                        " analyses the folders the config names: give it or PATHs, not both");
-    return {};
-  }
-  if (config.environments.empty()) {
-    if (!o.environment.empty())
-      throw UsageError("--environment " + o.environment + ": " +
-                       (configFile.empty() ? std::string("no config file was found")
-                                           : config.path + " declares no environments:"));
     return {};
   }
   if (o.environment.empty()) return config.environments;
@@ -111,12 +105,35 @@ std::vector<config::Environment> chosenEnvironments(const InputOptions& o,
                    "; its environments: " + environmentNames(config.environments));
 }
 
+std::string unitNames(const analysis::Run& run) {
+  std::string out;
+  for (const analysis::Analysis& a : run.units) out += (out.empty() ? "" : ", ") + a.environment;
+  return out;
+}
+
+// The one inferred unit --environment names, alone in the run.
+analysis::Run pickUnit(analysis::Run run, const std::string& name) {
+  for (analysis::Analysis& a : run.units) {
+    if (a.environment != name) continue;
+    analysis::Run picked;
+    picked.input = run.input;
+    picked.units.push_back(std::move(a));
+    return picked;
+  }
+  if (run.units.size() == 1 && run.units.front().environment.empty())
+    throw UsageError("--environment " + name +
+                     ": the input is one unit, nothing in it says it is applied as several "
+                     "(see policygraph units), and no environments: are configured");
+  throw UsageError("--environment " + name + " names no unit of the input; its units: " +
+                   unitNames(run) + " (see policygraph units)");
+}
+
 }  // namespace
 
 std::vector<const analysis::Analysis*> analyzeUnits(InputOptions& o) {
   std::string configFile;
   config::Config config = readConfig(o, configFile);
-  const std::vector<config::Environment> environments = chosenEnvironments(o, config, configFile);
+  const std::vector<config::Environment> environments = chosenEnvironments(o, config);
   if (o.paths.empty()) o.paths.push_back(".");
   if (!o.snapshotDir.empty()) {
     config.snapshots.dir = std::filesystem::absolute(o.snapshotDir).lexically_normal().string();
@@ -165,10 +182,12 @@ std::vector<const analysis::Analysis*> analyzeUnits(InputOptions& o) {
     if (includes) why += "; the include: globs of " + configFile + " match no manifest";
     throw UsageError(why);
   }
+  if (environments.empty() && !o.environment.empty()) run = pickUnit(std::move(run), o.environment);
   return keepUntilExit(std::move(run));
 }
 
-const analysis::Analysis& analyzeOneUnit(InputOptions& o, std::string_view command) {
+const analysis::Analysis& analyzeOneUnit(InputOptions& o, std::string_view command,
+                                         const UnitHolds& holds) {
   if (o.paths.empty() && o.environment.empty()) {
     std::string configFile;
     config::Config config = readConfig(o, configFile);
@@ -177,7 +196,25 @@ const analysis::Analysis& analyzeOneUnit(InputOptions& o, std::string_view comma
                        "--environment NAME (" + environmentNames(config.environments) + " in " +
                        config.path + "), or give its folders as PATHs");
   }
-  return *analyzeUnits(o).front();
+  const std::vector<const analysis::Analysis*> units = analyzeUnits(o);
+  if (units.size() == 1) return *units.front();
+  // Inferred units, none picked: the one that holds what the command is about.
+  std::vector<const analysis::Analysis*> holding;
+  if (holds)
+    for (const analysis::Analysis* a : units)
+      if (holds(*a)) holding.push_back(a);
+  std::string names;
+  for (const analysis::Analysis* a : holding.empty() ? units : holding)
+    names += (names.empty() ? "" : ", ") + a->environment;
+  if (holding.empty())
+    throw UsageError(std::string(command) + " shows one unit and the input has " +
+                     std::to_string(units.size()) + (holds ? ", none of which holds it" : "") +
+                     ": pick one with --environment NAME (" + names + "; see policygraph units)");
+  if (holding.size() > 1)
+    std::cerr << "policygraph: note: " << holding.size() << " units hold it (" << names
+              << "); showing " << holding.front()->environment
+              << ": pick another with --environment NAME\n";
+  return *holding.front();
 }
 
 std::vector<const analysis::Analysis*> keepUntilExit(analysis::Run run) {

@@ -20,8 +20,9 @@ struct InputOptions {
   std::string root;
   std::string controllerName;
   unsigned jobs = 0;
-  // --environment: the one entry of the config's `environments:` to analyse; empty: all of
-  // them (lint, status, snapshot), or a usage error for a command that needs one graph.
+  // --environment: the one entry of the config's `environments:` to analyse, or without
+  // them the one inferred unit of that name; empty: all of them (lint, status, snapshot), or
+  // for a command that shows one graph the unit that holds its object.
   std::string environment;
   // `snapshot`: the folder (--dir, relative to the current folder) and whether lint's
   // snapshot rules must run even when the folder does not exist (--check).
@@ -63,10 +64,16 @@ void writeOutputs(const CLI::App& cmd, const OutputOptions& options,
 // that read nothing.
 std::vector<const analysis::Analysis*> analyzeUnits(InputOptions& options);
 
+// Whether a unit holds what a command is about (explain's REF, access's destination).
+using UnitHolds = std::function<bool(const analysis::Analysis&)>;
+
 // For a command that shows one graph (explain, graph, access): analyzeUnits, except that with
 // `environments:` in the config, no PATH and no --environment it is a UsageError that lists the
-// environments' names (`command` names the command in it).
-const analysis::Analysis& analyzeOneUnit(InputOptions& options, std::string_view command);
+// environments' names (`command` names the command in it). With several inferred units and none
+// picked, the first unit that `holds` what the command is about (a note on standard error
+// names the others that do), else a UsageError listing the units.
+const analysis::Analysis& analyzeOneUnit(InputOptions& options, std::string_view command,
+                                         const UnitHolds& holds = {});
 
 // The names of `environments`, comma-separated, for messages.
 std::string environmentNames(const std::vector<config::Environment>& environments);

@@ -61,7 +61,11 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
       if (o->mesh.empty()) throw UsageError("kuma-inspect needs --mesh");
       if (o->view != "rules" && kind != "Dataplane")
         throw UsageError("--view " + o->view + " is for a Dataplane");
-      const analysis::Analysis& a = analyzeOneUnit(o->inputs, "explain");
+      const analysis::Analysis& a =
+          analyzeOneUnit(o->inputs, "explain", [&](const analysis::Analysis& unit) {
+            return !unit.store.findInMesh(kind, o->mesh, name).empty() ||
+                   unit.kuma.dataplane(o->mesh, name) != nullptr;
+          });
       report::KumaInspectQuery query{
           kind,       name,        o->mesh,  o->view,
           o->inbound, o->outbound, o->route, a.config.kumaSystemNamespace};
@@ -73,7 +77,18 @@ void addExplainCommand(CLI::App& app, int& exitCode) {
       exitCode = kClean;
       return;
     }
-    const analysis::Analysis& a = analyzeOneUnit(o->inputs, "explain");
+    const analysis::Analysis& a =
+        analyzeOneUnit(o->inputs, "explain", [&](const analysis::Analysis& unit) {
+          return holdsRef(unit, kind, namespace_, name) ||
+                 (kind == "Dataplane" &&
+                  (o->mesh.empty()
+                       ? unit.kuma.derivedDataplane(
+                             namespace_.empty() ? unit.config.defaultNamespace : namespace_,
+                             name) != nullptr
+                       : unit.kuma.dataplane(o->mesh, name) != nullptr)) ||
+                 (kind == "MeshGateway" && !o->mesh.empty() &&
+                  !unit.store.findInMesh(kind, o->mesh, name).empty());
+        });
     // A Kuma proxy: its Kuma explain, as text, JSON, or the JSON document in YAML.
     auto writeKuma = [&](const auto& proxy) {
       if (o->format == "yaml")

@@ -9,6 +9,7 @@
 
 #include "cmd/policygraph/cli.h"
 #include "cmd/policygraph/common.h"
+#include "cmd/policygraph/refs.h"
 #include "lib/model/object_ref.h"
 #include "lib/report/graph.h"
 
@@ -76,7 +77,12 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
     // Checked before the input is read: a typo should not wait for a large repository.
     if (!o->focus.empty() && !model::parseDisplayRef(o->focus, kind, namespace_, name))
       throw UsageError("--focus wants Kind/namespace/name or Kind/name, not " + o->focus);
-    const analysis::Analysis& a = analyzeOneUnit(o->inputs, "graph");
+    UnitHolds holds;
+    if (!o->focus.empty())
+      holds = [&](const analysis::Analysis& unit) {
+        return holdsRef(unit, kind, namespace_, name);
+      };
+    const analysis::Analysis& a = analyzeOneUnit(o->inputs, "graph", holds);
     report::Graph graph = report::buildGraph(a);
     if (!o->focus.empty() && !report::focusGraph(graph, o->focus))
       throw UsageError(focusError(o->focus, graph, a));
@@ -85,8 +91,7 @@ void addGraphCommand(CLI::App& app, int& exitCode) {
       if (std::string folded = report::foldGraph(graph); !folded.empty())
         std::cerr << "policygraph: note: " << folded << '\n';
       report::writeGraphMermaid(std::cout, graph);
-    }
-    else if (o->format == "json")
+    } else if (o->format == "json")
       report::writeGraphJson(std::cout, graph);
     else
       report::writeGraphDot(std::cout, graph);

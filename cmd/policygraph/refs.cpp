@@ -26,4 +26,10 @@ const model::Resource& resolveRef(const analysis::Analysis& a, const std::string
   throw UsageError(message);
 }
 
+bool holdsRef(const analysis::Analysis& a, const std::string& kind, const std::string& namespace_,
+              const std::string& name) {
+  return !a.store.findByKind(kind, namespace_, name).empty() ||
+         a.store.refusalByKind(kind, namespace_, name) != nullptr;
+}
+
 }  // namespace pg::cli

@@ -14,4 +14,9 @@ const model::Resource& resolveRef(const analysis::Analysis& a, const std::string
                                   const std::string& kind, const std::string& namespace_,
                                   const std::string& name);
 
+// Whether the unit `a` holds an object REF names (by kind, namespace and name, as resolveRef
+// looks it up; or refuses one, so that resolveRef can say why).
+bool holdsRef(const analysis::Analysis& a, const std::string& kind, const std::string& namespace_,
+              const std::string& name);
+
 }  // namespace pg::cli

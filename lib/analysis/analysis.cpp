@@ -91,6 +91,7 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
   a.environment = unit.name;
   a.unitKind = unit.kind;
   a.unitWhy = unit.why;
+  a.resolvedLines = std::move(unit.resolvedLines);
   a.files = unit.files;
   a.problems = std::move(unit.problems);
   a.skipped = input->skipped;

@@ -94,6 +94,9 @@ struct Analysis {
   std::string environment;
   units::UnitKind unitKind = units::UnitKind::Input;
   std::string unitWhy;  // how the unit was found (`policygraph units` prints it)
+  // Source lines whose placeholders the unit's tools substituted (Flux's postBuild): a finding
+  // there rests on a known value.
+  units::ResolvedLines resolvedLines;
   // The threads the stages ran on (`Inputs::jobs`); later stages (the rule engine) use as
   // many. Results never depend on it.
   unsigned jobs = 1;

@@ -204,21 +204,48 @@ class Splitter {
   LineText lineText_;
 };
 
+// Whether a document is the configuration of a tool, read from a file by the tool itself and
+// never applied to a cluster although it looks like an object: kind's and k3d's cluster
+// configs, skaffold, kpt, eksctl, the component configs of kubeadm, the kubelet, kube-proxy
+// and the API server (audit policies among them), and Envoy Gateway's startup config.
+bool toolConfiguration(std::string_view apiVersion, std::string_view kind) {
+  static constexpr std::string_view kGroups[] = {"kind.x-k8s.io/",
+                                                 "k3d.io/",
+                                                 "ctlptl.dev/",
+                                                 "skaffold/",
+                                                 "kpt.dev/",
+                                                 "eksctl.io/",
+                                                 "kubeadm.k8s.io/",
+                                                 "kubelet.config.k8s.io/",
+                                                 "kubeproxy.config.k8s.io/",
+                                                 "apiserver.config.k8s.io/",
+                                                 "audit.k8s.io/",
+                                                 "kubescheduler.config.k8s.io/"};
+  for (std::string_view g : kGroups)
+    if (apiVersion.starts_with(g)) return true;
+  return apiVersion.starts_with("gateway.envoyproxy.io/") && kind == "EnvoyGateway";
+}
+
 // Files that parse but are no manifests, told by their content: every document a kustomize
-// Kustomization or Component (whatever the file is called), or a JSON Grafana dashboard (no
-// apiVersion or kind; `panels`, at the top or under `dashboard`).
+// Kustomization or Component (whatever the file is called), or a tool's configuration, or a
+// JSON Grafana dashboard (no apiVersion or kind; `panels`, at the top or under `dashboard`).
 std::optional<SkipReason> notAManifest(const yaml::Tree& tree, bool json) {
-  std::size_t kustomize = 0, documents = 0;
+  std::size_t kustomize = 0, tools = 0, documents = 0;
   for (std::uint32_t d = 0; d < tree.documents().size(); ++d) {
     yaml::NodeRef root = tree.root(d);
     if (root.isNull()) continue;
     ++documents;
+    if (!root.isMapping()) continue;
     std::string_view kind = root.get("kind").str();
-    if (root.isMapping() && root.get("apiVersion").str().starts_with("kustomize.config.k8s.io/") &&
+    std::string_view apiVersion = root.get("apiVersion").str();
+    if (apiVersion.starts_with("kustomize.config.k8s.io/") &&
         (kind == "Kustomization" || kind == "Component"))
       ++kustomize;
+    else if (toolConfiguration(apiVersion, kind))
+      ++tools;
   }
   if (kustomize > 0 && kustomize == documents) return SkipReason::Kustomization;
+  if (tools > 0 && kustomize + tools == documents) return SkipReason::ToolConfig;
   if (!json || tree.documents().empty()) return std::nullopt;
   yaml::NodeRef root = tree.root(0);
   if (!root.isMapping() || root.get("apiVersion") || root.get("kind")) return std::nullopt;

@@ -127,8 +127,13 @@ void writeTextReport(std::ostream& out, const ReportInput& input, const TextOpti
   }
   std::string where = "in " + detail::plural(fileSet.size(), "file") + " (" +
                       detail::plural(objects, "object") + ")";
+  // Units the config declares are environments; inferred ones are units.
   if (!input.environments.empty())
-    where += " in " + detail::plural(input.environments.size(), "environment");
+    where +=
+        " in " + detail::plural(input.environments.size(),
+                                input.environments.front()->unitKind == units::UnitKind::Environment
+                                    ? "environment"
+                                    : "unit");
   if (input.findings.empty()) {
     out << "no findings " << where;
   } else {

@@ -1,9 +1,25 @@
 // `policygraph units`: what the run was cut into, and why.
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "lib/load/skip.h"
 #include "lib/report/report.h"
 
 namespace pg::report {
+
+namespace {
+
+// The files the run skipped as not manifests, each once (units share folders).
+std::vector<load::SkippedFile> skippedOf(const std::vector<const analysis::Analysis*>& units) {
+  std::vector<load::SkippedFile> out;
+  std::set<std::string_view> seen;
+  for (const analysis::Analysis* a : units)
+    for (const load::SkippedFile& f : a->skipped)
+      if (seen.insert(f.path).second) out.push_back(f);
+  return out;
+}
+
+}  // namespace
 
 void writeUnitsText(std::ostream& out, const std::vector<const analysis::Analysis*>& units,
                     bool files) {
@@ -14,6 +30,12 @@ void writeUnitsText(std::ostream& out, const std::vector<const analysis::Analysi
     if (files)
       for (const model::SourceFile* f : a->files) out << "    " << f->path << '\n';
   }
+  const std::vector<load::SkippedFile> skipped = skippedOf(units);
+  if (skipped.empty()) return;
+  out << "skipped, not manifests: " << load::skippedSummary(skipped) << '\n';
+  if (files)
+    for (const load::SkippedFile& f : skipped)
+      out << "    " << f.path << " (" << load::skipReasonText(f.reason) << ")\n";
 }
 
 void writeUnitsJson(std::ostream& out, const std::vector<const analysis::Analysis*>& units) {
@@ -27,7 +49,10 @@ void writeUnitsJson(std::ostream& out, const std::vector<const analysis::Analysi
                     {"objects", a->store.size()},
                     {"files", std::move(files)}});
   }
-  nlohmann::ordered_json doc = {{"units", std::move(list)}};
+  nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
+  for (const load::SkippedFile& f : skippedOf(units))
+    skipped.push_back({{"path", f.path}, {"reason", load::skipReasonText(f.reason)}});
+  nlohmann::ordered_json doc = {{"units", std::move(list)}, {"skipped", std::move(skipped)}};
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 

@@ -177,12 +177,36 @@ Alternatives findAlternatives(const std::vector<std::string>& files,
     folders = std::move(kept);
   }
   if (folders.empty()) return out;
+  // Every entry of a folder of alternatives is an alternative of its own (a test of a suite,
+  // an example), except a file directly in it that collides with nothing and defines what the
+  // colliding files name (the Gateway an examples folder's routes attach to): that one is
+  // applied with each alternative instead.
+  std::set<std::string> colliding;
+  std::map<std::string, std::set<std::string>> named;  // folder → what its colliding files name
+  for (const Collision& c : collisions)
+    if (folders.count(c.folder)) {
+      colliding.insert(entryOf(c.folder, c.first));
+      colliding.insert(entryOf(c.folder, c.second));
+      for (const std::string* file : {&c.first, &c.second})
+        named[c.folder].insert(names[*file].begin(), names[*file].end());
+    }
+  std::set<std::string> sharedFiles;
+  for (const model::Resource& r : objects) {
+    if (!r.file || colliding.count(r.file->path) || sharedFiles.count(r.file->path)) continue;
+    const std::string folder = load::folderOf(r.file->path);
+    auto it = named.find(folder);
+    if (it != named.end() && it->second.count(identityOf(r, defaultNamespace)))
+      sharedFiles.insert(r.file->path);
+  }
   // Each file's entries: one per folder of alternatives it lies in, outermost first.
   std::vector<std::vector<std::string>> entries(files.size());
   for (std::size_t i = 0; i < files.size(); ++i)
-    for (const auto& [folder, why] : folders)  // std::map: outer folders sort first
-      if ((folder.empty() || under(files[i], folder)) && files[i] != folder)
-        entries[i].push_back(entryOf(folder, files[i]));
+    for (const auto& [folder, why] : folders) {  // std::map: outer folders sort first
+      if ((!folder.empty() && !under(files[i], folder)) || files[i] == folder) continue;
+      std::string entry = entryOf(folder, files[i]);
+      if (entry == files[i] && sharedFiles.count(entry)) continue;
+      entries[i].push_back(std::move(entry));
+    }
   // An alternative per innermost entry; its files are those whose entries all are its own.
   std::map<std::string, Alternative> byEntry;
   for (std::size_t i = 0; i < files.size(); ++i) {

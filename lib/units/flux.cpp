@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "lib/model/placeholder.h"
 #include "lib/model/secret.h"
 #include "lib/yaml/edit.h"
 
@@ -62,17 +63,20 @@ std::optional<std::string> expand(std::string_view text,
   return out;
 }
 
+// `resolved` is told the source node of each scalar left with no placeholder.
 bool substituteIn(yaml::EditNode& n, const std::vector<std::pair<std::string, std::string>>& vars,
-                  unsigned depth) {
+                  unsigned depth, const std::function<void(yaml::NodeRef)>& resolved) {
   if (depth > 200) return false;
   if (n.isScalar()) {
     std::optional<std::string> text = expand(n.text, vars);
     if (!text) return false;
     n.text = std::move(*text);
+    if (resolved && !model::holdsPlaceholder(n.text)) resolved(n.source);
     return true;
   }
   bool changed = false;
-  for (yaml::EditNode& c : n.children) changed = substituteIn(c, vars, depth + 1) || changed;
+  for (yaml::EditNode& c : n.children)
+    changed = substituteIn(c, vars, depth + 1, resolved) || changed;
   return changed;
 }
 
@@ -86,13 +90,14 @@ std::optional<std::string> pathOf(const model::Resource& ks, const Sources& sour
 struct Built {
   const model::Resource* ks;
   Build build;
+  ResolvedLines resolved;  // lines of its files whose placeholders it substituted
 };
 
 }  // namespace
 
 bool substitute(model::Resource& object,
                 const std::vector<std::pair<std::string, std::string>>& vars, Arena& arena,
-                yaml::NodeRef) {
+                yaml::NodeRef, ResolvedLines* resolved) {
   if (vars.empty() || !object.node) return false;
   if (object.label(kDisabled) == "disabled" || object.annotation(kDisabled) == "disabled")
     return false;
@@ -102,7 +107,12 @@ bool substitute(model::Resource& object,
       text.find("$$") == std::string_view::npos)
     return false;
   yaml::EditNode edit = yaml::EditNode::copy(object.node);
-  if (!substituteIn(edit, vars, 0)) return false;
+  std::function<void(yaml::NodeRef)> onResolved;
+  if (resolved)
+    onResolved = [&](yaml::NodeRef source) {
+      if (source) resolved->emplace(object.pathOf(source), source.start().line);
+    };
+  if (!substituteIn(edit, vars, 0, onResolved)) return false;
   arena.trees.push_back(yaml::build(edit, [](const yaml::Tree*) { return std::string(); }));
   object.node = arena.trees.back()->root(0);
   object.document = 0;
@@ -196,7 +206,8 @@ FluxClusters fluxClusters(const std::vector<model::Resource>& objects, Kustomize
     }
     for (auto [k, v] : post.get("substitute").entries())
       set(std::string(k.str()), std::string(v.str()));
-    for (model::Resource& r : b.build.objects) substitute(r, vars, sources.arena(), post);
+    for (model::Resource& r : b.build.objects)
+      substitute(r, vars, sources.arena(), post, &b.resolved);
   }
 
   // Which Kustomization's build holds which: an entry point is one no other Kustomization
@@ -254,6 +265,7 @@ FluxClusters fluxClusters(const std::vector<model::Resource>& objects, Kustomize
         if (files.insert(f).second) unit.files.push_back(f);
       unit.resources.insert(unit.resources.end(), b.objects.begin(), b.objects.end());
       unit.problems.insert(unit.problems.end(), b.problems.begin(), b.problems.end());
+      unit.resolvedLines.insert(built[i].resolved.begin(), built[i].resolved.end());
       out.read.insert(b.read.begin(), b.read.end());
     }
     std::sort(

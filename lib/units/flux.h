@@ -30,8 +30,9 @@ FluxClusters fluxClusters(const std::vector<model::Resource>& objects, Kustomize
 // `-`), `$${var}` for a literal; an undefined variable without a default becomes empty, as
 // the controller does when any variable is defined. Skipped for an object labelled or
 // annotated `kustomize.toolkit.fluxcd.io/substitute: disabled`. Returns whether it changed.
+// `resolved`, when given, gains the file and line of each value left with no placeholder.
 bool substitute(model::Resource& object,
                 const std::vector<std::pair<std::string, std::string>>& vars, Arena& arena,
-                yaml::NodeRef at);
+                yaml::NodeRef at, ResolvedLines* resolved = nullptr);
 
 }  // namespace pg::units

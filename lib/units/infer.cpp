@@ -201,9 +201,12 @@ Units inferUnits(const InferInput& input) {
                             [&](const model::Resource& r) { return !r.file || !own(r.file); });
       unit.name = a.entry;
       unit.kind = UnitKind::Alternative;
+      const auto shared = std::count_if(unit.files.begin(), unit.files.end(),
+                                        [&](const model::SourceFile* f) { return !own(f); });
       unit.why = "one of the alternatives in " + (a.folder.empty() ? std::string(".") : a.folder) +
-                 " (" + a.because + "), applied with the " + std::to_string(a.files.size()) +
-                 " file(s) it shares";
+                 " (" + a.because + ")";
+      if (shared > 0)
+        unit.why += ", applied with the " + std::to_string(shared) + " file(s) they share";
       out.units.push_back(std::move(unit));
     }
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,10 @@ enum class UnitKind : std::uint8_t {
 // "kustomize", "flux", ...: how `policygraph units` and the reports name the kind.
 std::string_view kindName(UnitKind kind);
 
+// Source lines (file, line) whose placeholders a tool of the unit substituted: what is applied
+// there is known, whatever the file says.
+using ResolvedLines = std::set<std::pair<std::string, std::uint32_t>>;
+
 // One apply into one cluster.
 struct Unit {
   // Names findings, status items and the unit's snapshot folder; empty when the whole input is
@@ -47,6 +52,7 @@ struct Unit {
   std::vector<model::Resource> resources;
   // Problems of its files (IN1xx), then what its own definition holds that cannot be applied.
   std::vector<load::Problem> problems;
+  ResolvedLines resolvedLines;
 };
 
 // What units point into beyond the loaded files: names and trees the transformations made,

@@ -160,7 +160,75 @@ TEST_CASE("environments: --environment picks one for lint, status and snapshot")
   CHECK(has(withPath.err, "give it or PATHs, not both"));
   Run none = run(dir.path(), "lint --no-config -e staging");
   CHECK(none.status == 2);
-  CHECK(has(none.err, "--environment staging: no config file was found"));
+  // Without the config the two clusters are alternatives (each defines the route its way),
+  // named by their folders.
+  CHECK(has(none.err,
+            "--environment staging names no unit of the input; its units: "
+            "clusters/production, clusters/staging"));
+}
+
+// Without environments: in the config, the units are inferred, and --environment names one.
+TEST_CASE("inferred units: --environment picks one, explain and access the one holding REF") {
+  TestFolder dir;
+  writeRepository(dir);
+  std::filesystem::remove(dir.path() / ".policygraph.yaml");
+  // Each cluster a kustomize root over the base.
+  dir.write("clusters/production/kustomization.yaml", "resources: [../../base, route.yaml]\n");
+  dir.write("clusters/staging/kustomization.yaml", "resources: [../../base, route.yaml]\n");
+  dir.write("base/kustomization.yaml", "resources: [gateway.yaml]\n");
+  dir.write("clusters/staging/extra.yaml",
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: preview\n  namespace: shop\n"
+            "spec:\n  ports: [{port: 80}]\n");
+  dir.write("clusters/staging/kustomization.yaml",
+            "resources: [../../base, route.yaml, extra.yaml]\n");
+
+  Run all = run(dir.path(), "lint --no-config");
+  INFO(all.out << all.err);
+  CHECK(has(all.out, "[clusters/staging] HTTPRoute/shop/orders is not accepted"));
+  CHECK(has(all.out, "in 2 units"));
+  Run one = run(dir.path(), "lint --no-config -e clusters/production");
+  CHECK(one.status == 0);
+  CHECK(has(one.out, "in 1 unit"));
+  Run unknown = run(dir.path(), "lint --no-config -e clusters/prod");
+  CHECK(unknown.status == 2);
+  CHECK(has(unknown.err,
+            "--environment clusters/prod names no unit of the input; its units: "
+            "clusters/production, clusters/staging"));
+  // The Service only staging holds: explain finds it there without being told.
+  Run explain = run(dir.path(), "explain --no-config Service/shop/preview");
+  CHECK(explain.status == 0);
+  CHECK(has(explain.out, "Service/shop/preview"));
+  // The route both hold: the first, and a note naming the other.
+  Run both = run(dir.path(), "explain --no-config HTTPRoute/shop/orders");
+  CHECK(both.status == 0);
+  CHECK(has(both.err,
+            "2 units hold it (clusters/production, clusters/staging); showing "
+            "clusters/production"));
+  Run graph = run(dir.path(), "graph --no-config");
+  CHECK(graph.status == 2);
+  CHECK(has(graph.err, "graph shows one unit and the input has 2: pick one with --environment"));
+  CHECK(run(dir.path(), "graph --no-config -e clusters/staging").status == 0);
+  // `policygraph units` shows the two roots and why, and what was skipped.
+  dir.write("docker-compose.yaml", "services:\n  web: {image: nginx}\n");
+  Run units = run(dir.path(), "units --no-config --files");
+  CHECK(units.status == 0);
+  CHECK(has(units.out,
+            "clusters/production  [kustomize] 2 file(s), 3 object(s)\n"
+            "  kustomization clusters/production/kustomization.yaml, which no other "
+            "kustomization includes\n    base/gateway.yaml\n"
+            "    clusters/production/route.yaml\n"));
+  CHECK(has(units.out, "skipped, not manifests: 3 kustomization, 1 no apiVersion or kind\n"));
+  CHECK(has(units.out, "    docker-compose.yaml (no apiVersion or kind)\n"));
+  nlohmann::json unitsJson =
+      nlohmann::json::parse(run(dir.path(), "units --no-config --format json").out);
+  REQUIRE(unitsJson["units"].size() == 2);
+  CHECK(unitsJson["units"][1]["name"] == "clusters/staging");
+  CHECK(unitsJson["units"][1]["kind"] == "kustomize");
+  CHECK(unitsJson["units"][1]["objects"] == 4);
+  CHECK(unitsJson["skipped"].size() == 4);
+  Run nowhere = run(dir.path(), "explain --no-config Service/shop/none");
+  CHECK(nowhere.status == 2);
+  CHECK(has(nowhere.err, "none of which holds it"));
 }
 
 TEST_CASE("environments: explain, graph and access need one environment") {
@@ -246,7 +314,8 @@ TEST_CASE("environments: diff when the change declares them, or adds one") {
   Run declared = run(dir.path(), "diff HEAD");
   INFO(declared.out, declared.err);
   CHECK(declared.status == 0);
-  CHECK(has(declared.out, "no change to policies, route attachments, effective policy or findings"));
+  CHECK(
+      has(declared.out, "no change to policies, route attachments, effective policy or findings"));
 
   // An environment whose folder the base does not have: all of it is new.
   dir.write(".policygraph.yaml",

@@ -1,0 +1,285 @@
+// lib/units: how a repository is cut into units, each built as its tool builds it (kustomize,
+// Flux, Argo CD), with the files that are alternatives of one another kept apart.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "lib/analysis/analysis.h"
+#include "lib/units/generators.h"
+#include "lib/yaml/edit.h"
+#include "lib/yaml/parser.h"
+#include "rules/engine.h"
+#include "tests/unit/test_folder.h"
+
+namespace pg {
+namespace {
+
+analysis::Run inferred(const testing::TestFolder& dir, config::Config config = {}) {
+  analysis::Inputs inputs{{dir.path().string()}, dir.path(), 1, {}, {}, {}};
+  return analysis::analyzeRun(std::move(config), inputs);
+}
+
+std::vector<std::string> names(const analysis::Run& run) {
+  std::vector<std::string> out;
+  for (const analysis::Analysis& a : run.units) out.push_back(a.environment);
+  return out;
+}
+
+const analysis::Analysis& unitNamed(const analysis::Run& run, std::string_view name) {
+  for (const analysis::Analysis& a : run.units)
+    if (a.environment == name) return a;
+  FAIL("no unit " << name);
+  throw std::logic_error("unreachable");
+}
+
+// The objects of `kind` in a unit, as "namespace/name".
+std::vector<std::string> objects(const analysis::Analysis& a, std::string_view kind) {
+  std::vector<std::string> out;
+  for (const model::Resource* r : a.store.objects())
+    if (r->kind == kind) out.push_back(std::string(r->namespace_) + "/" + std::string(r->name));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<const analysis::Analysis*> unitsOf(const analysis::Run& run) {
+  std::vector<const analysis::Analysis*> out;
+  for (const analysis::Analysis& a : run.units) out.push_back(&a);
+  return out;
+}
+
+const model::Resource& object(const analysis::Analysis& a, std::string_view kind) {
+  for (const model::Resource* r : a.store.objects())
+    if (r->kind == kind) return *r;
+  FAIL("no " << kind);
+  throw std::logic_error("unreachable");
+}
+
+constexpr const char* kService =
+    "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n"
+    "    - port: 80\n";
+constexpr const char* kDeployment =
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+    "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
+    "    spec:\n      containers:\n        - name: web\n          image: nginx\n"
+    "          envFrom:\n            - configMapRef: {name: settings}\n";
+constexpr const char* kRoute =
+    "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: web\nspec:\n"
+    "  parentRefs: [{name: public, namespace: infra}]\n  rules:\n"
+    "    - backendRefs: [{name: web, port: 80}]\n";
+
+}  // namespace
+
+TEST_CASE("kustomize: each root is a unit, built with namespace, generators and patches") {
+  testing::TestFolder dir;
+  dir.write("base/kustomization.yaml", "resources: [service.yaml, deployment.yaml, route.yaml]\n");
+  dir.write("base/service.yaml", kService);
+  dir.write("base/deployment.yaml", kDeployment);
+  dir.write("base/route.yaml", kRoute);
+  dir.write("overlays/prod/kustomization.yaml",
+            "namespace: shop\nresources: [../../base]\n"
+            "configMapGenerator:\n  - name: settings\n    literals: [MODE=prod]\n"
+            "patches:\n  - path: port.yaml\n"
+            "  - target: {kind: HTTPRoute, name: web}\n"
+            "    patch: |-\n      - op: replace\n        path: /spec/rules/0/backendRefs/0/port\n"
+            "        value: 8080\n");
+  dir.write("overlays/prod/port.yaml",
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n"
+            "    - port: 8080\n");
+  dir.write("overlays/dev/kustomization.yaml", "namespace: dev\nresources: [../../base]\n");
+
+  analysis::Run run = inferred(dir);
+  // The base is included by both overlays: not a root of its own.
+  REQUIRE(names(run) == std::vector<std::string>{"overlays/dev", "overlays/prod"});
+  const analysis::Analysis& prod = unitNamed(run, "overlays/prod");
+  CHECK((prod.unitKind == units::UnitKind::Kustomize));
+  CHECK(objects(prod, "Service") == std::vector<std::string>{"shop/web"});
+  CHECK(objects(prod, "HTTPRoute") == std::vector<std::string>{"shop/web"});
+  CHECK(objects(unitNamed(run, "overlays/dev"), "Service") == std::vector<std::string>{"dev/web"});
+
+  // The generated ConfigMap has the content hash in its name, and the Deployment that names it
+  // follows the rename.
+  const std::vector<std::string> maps = objects(prod, "ConfigMap");
+  REQUIRE(maps.size() == 1);
+  CHECK(maps[0].starts_with("shop/settings-"));
+  CHECK(maps[0].size() == std::string("shop/settings-").size() + 10);
+  const model::Resource& deployment = object(prod, "Deployment");
+  const std::string mapName = maps[0].substr(5);
+  CHECK(deployment.node.get("spec")
+            .get("template")
+            .get("spec")
+            .get("containers")
+            .at(0)
+            .get("envFrom")
+            .at(0)
+            .get("configMapRef")
+            .get("name")
+            .str() == mapName);
+
+  // The strategic-merge patch replaced the port list; the field points into the patch file.
+  const model::Resource& service = object(prod, "Service");
+  CHECK(service.node.get("spec").get("ports").at(0).get("port").str() == "8080");
+  const yaml::NodeRef port = service.node.get("spec").get("ports").at(0).get("port");
+  CHECK(service.pathOf(port) == "overlays/prod/port.yaml");
+  CHECK(service.locate(port).path == "overlays/prod/port.yaml");
+  CHECK(service.locate(port).start.line == 7);
+  // The JSON 6902 patch changed the route's backend port, and the value points into the
+  // kustomization that holds the inline patch.
+  const model::Resource& route = object(prod, "HTTPRoute");
+  yaml::NodeRef backendPort =
+      route.node.get("spec").get("rules").at(0).get("backendRefs").at(0).get("port");
+  CHECK(backendPort.str() == "8080");
+  CHECK(route.pathOf(backendPort) == "overlays/prod/kustomization.yaml");
+  // A field no patch touched still points into the base.
+  CHECK(route.pathOf(route.node.get("spec").get("parentRefs")) == "base/route.yaml");
+}
+
+TEST_CASE("kustomize: what kustomize refuses is IN130, what is not applied is IN131") {
+  testing::TestFolder dir;
+  dir.write("app/kustomization.yaml",
+            "resources: [service.yaml, missing.yaml]\nhelmCharts:\n  - name: podinfo\n");
+  dir.write("app/service.yaml", kService);
+  analysis::Run run = inferred(dir);
+  REQUIRE(run.units.size() == 1);
+  std::vector<std::string> ids;
+  for (const model::Finding& f : rules::runRules(unitsOf(run)).findings) ids.push_back(f.ruleId);
+  CHECK(ids == std::vector<std::string>{"IN130", "IN131"});
+}
+
+TEST_CASE("kustomize: a Component is applied where it is included, never a unit of its own") {
+  testing::TestFolder dir;
+  dir.write("components/labels/kustomization.yaml",
+            "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+            "commonLabels: {team: shop}\n");
+  dir.write("app/kustomization.yaml",
+            "resources: [service.yaml]\ncomponents: [../components/labels]\n");
+  dir.write("app/service.yaml", kService);
+  analysis::Run run = inferred(dir);
+  REQUIRE(run.units.size() == 1);
+  CHECK(run.units[0].environment.empty());  // the one unit of the input goes unnamed
+  CHECK(object(run.units[0], "Service").node.get("metadata").get("labels").get("team").str() ==
+        "shop");
+}
+
+TEST_CASE("Flux: one unit per cluster, built with targetNamespace and postBuild substitution") {
+  testing::TestFolder dir;
+  const auto cluster = [&](const std::string& name, const std::string& domain) {
+    dir.write("clusters/" + name + "/apps.yaml",
+              "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n"
+              "  name: apps\n  namespace: flux-system\nspec:\n  interval: 10m\n"
+              "  path: ./apps\n  prune: true\n  targetNamespace: web\n"
+              "  sourceRef: {kind: GitRepository, name: flux-system}\n"
+              "  postBuild:\n    substitute:\n      DOMAIN: " +
+                  domain + "\n");
+  };
+  cluster("production", "example.com");
+  cluster("staging", "staging.example.com");
+  dir.write(
+      "apps/route.yaml",
+      std::string(kRoute) + "  hostnames: [\"shop.${DOMAIN}\", \"${UNSET:=x.example.org}\"]\n");
+  dir.write("apps/service.yaml", kService);
+
+  analysis::Run run = inferred(dir);
+  REQUIRE(names(run) == std::vector<std::string>{"clusters/production", "clusters/staging"});
+  const analysis::Analysis& production = unitNamed(run, "clusters/production");
+  CHECK((production.unitKind == units::UnitKind::Flux));
+  CHECK(objects(production, "HTTPRoute") == std::vector<std::string>{"web/web"});
+  const model::Resource& route = object(production, "HTTPRoute");
+  CHECK(route.node.get("spec").get("hostnames").at(0).str() == "shop.example.com");
+  CHECK(route.node.get("spec").get("hostnames").at(1).str() == "x.example.org");  // the default
+  CHECK(object(unitNamed(run, "clusters/staging"), "HTTPRoute")
+            .node.get("spec")
+            .get("hostnames")
+            .at(0)
+            .str() == "shop.staging.example.com");
+  // The same objects in two clusters are no duplicates.
+  for (const model::Finding& f : rules::runRules(unitsOf(run)).findings) CHECK(f.ruleId != "IN110");
+}
+
+TEST_CASE("Argo CD: Applications per destination cluster, with the destination namespace") {
+  testing::TestFolder dir;
+  dir.write("argocd/app.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop\n"
+            "  namespace: argocd\nspec:\n  project: default\n  source:\n"
+            "    repoURL: https://example.com/repo.git\n    path: apps/shop\n"
+            "  destination:\n    server: https://kubernetes.default.svc\n    namespace: shop\n");
+  dir.write("apps/shop/service.yaml", kService);
+  analysis::Run run = inferred(dir);
+  // The Application itself is applied to the cluster Argo CD runs in: with the rest.
+  REQUIRE(names(run) == std::vector<std::string>{"argocd/in-cluster", "other"});
+  CHECK((run.units[0].unitKind == units::UnitKind::ArgoCD));
+  CHECK((run.units[1].unitKind == units::UnitKind::Rest));
+  CHECK(objects(run.units[0], "Service") == std::vector<std::string>{"shop/web"});
+}
+
+TEST_CASE("alternatives: sibling folders defining one object differently are units apart") {
+  testing::TestFolder dir;
+  dir.write("examples/gateway.yaml",
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n"
+            "  name: public\n  namespace: infra\nspec:\n  gatewayClassName: eg\n  listeners:\n"
+            "    - {name: http, protocol: HTTP, port: 80}\n");
+  dir.write("examples/canary/route.yaml", kRoute);
+  dir.write("examples/mirror/route.yaml", std::string(kRoute) + "  hostnames: [mirror.example]\n");
+  dir.write("examples/docker-compose.yaml", "services:\n  web:\n    image: nginx\n");
+
+  analysis::Run run = inferred(dir);
+  REQUIRE(names(run) == std::vector<std::string>{"examples/canary", "examples/mirror"});
+  for (const analysis::Analysis& a : run.units) {
+    CHECK((a.unitKind == units::UnitKind::Alternative));
+    // Each alternative is analysed with the file they share.
+    CHECK(objects(a, "Gateway") == std::vector<std::string>{"infra/public"});
+    CHECK(objects(a, "HTTPRoute") == std::vector<std::string>{"default/web"});
+  }
+  // The compose file is not Kubernetes: skipped, not reported.
+  bool skipped = false;
+  for (const load::SkippedFile& f : run.input->skipped)
+    skipped = skipped || f.path == "examples/docker-compose.yaml";
+  for (const analysis::Analysis& a : run.units)
+    for (const load::SkippedFile& f : a.skipped)
+      skipped = skipped || f.path == "examples/docker-compose.yaml";
+  CHECK(skipped);
+  for (const model::Finding& f : rules::runRules(unitsOf(run)).findings) {
+    CHECK(f.ruleId != "IN110");
+    CHECK(f.ruleId != "IN109");
+  }
+}
+
+TEST_CASE("alternatives: numbered steps of one folder are one unit, and their duplicates stay") {
+  testing::TestFolder dir;
+  dir.write("tutorial/01-route.yaml", kRoute);
+  dir.write("tutorial/02-route.yaml", std::string(kRoute) + "  hostnames: [step2.example]\n");
+  analysis::Run run = inferred(dir);
+  REQUIRE(run.units.size() == 1);
+  CHECK(run.units[0].environment.empty());
+}
+
+TEST_CASE("environments: in the config decide the units, nothing is inferred") {
+  testing::TestFolder dir;
+  dir.write("a/kustomization.yaml", "namespace: a\nresources: [service.yaml]\n");
+  dir.write("a/service.yaml", kService);
+  dir.write("b/service.yaml", kService);
+  config::Config config;
+  config.environments.push_back({"both", {"a", "b"}, {}, {}});
+  analysis::Inputs inputs{{dir.path().string()}, dir.path(), 1, {}, {}, {}};
+  analysis::Run run = analysis::analyzeRun(
+      config, inputs, {analysis::UnitChoice::Mode::Environments, config.environments});
+  REQUIRE(names(run) == std::vector<std::string>{"both"});
+  CHECK((run.units[0].unitKind == units::UnitKind::Environment));
+  // The folders as they are: the kustomization's namespace is not applied.
+  CHECK(objects(run.units[0], "Service") == std::vector<std::string>{"default/web"});
+}
+
+TEST_CASE("the generators' hash suffix is kustomize's") {
+  // Vectors of kustomize's own hasher tests: a ConfigMap with no name and the given data.
+  const auto hashOf = [](const std::string& yamlText) {
+    yaml::ParseResult parsed = yaml::parse(yamlText, {}, true);
+    REQUIRE(parsed.problems.empty());
+    return units::contentHash(yaml::EditNode::copy(parsed.tree->root(0)), "");
+  };
+  CHECK(hashOf("kind: ConfigMap\ndata: {}\n") == "42745tchd9");
+  CHECK(hashOf("kind: ConfigMap\ndata: {one: \"\"}\n") == "9g67k2htb6");
+  CHECK(hashOf("kind: ConfigMap\ndata: {two: \"2\", one: \"\", three: \"3\"}\n") == "f5h7t85m9b");
+}
+
+}  // namespace pg
