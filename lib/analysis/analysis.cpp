@@ -79,9 +79,21 @@ std::vector<std::string> refusalsOf(const schema::Result& result, std::size_t ob
 namespace {
 
 // Every stage after the units, on one unit's objects.
+// The CustomResourceDefinitions of the whole input: a unit's objects are validated against
+// them (and scoped by them) even where the unit does not include them, as CRDs are installed
+// once per cluster, often by another unit, a chart or the repository's CRD folder.
+std::vector<const model::Resource*> crdsOf(const std::vector<model::Resource>& resources) {
+  std::vector<const model::Resource*> out;
+  for (const model::Resource& r : resources)
+    if (r.group == "apiextensions.k8s.io" && r.kind == "CustomResourceDefinition")
+      out.push_back(&r);
+  return out;
+}
+
 Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
                      const std::shared_ptr<const Input>& input, units::Unit& unit,
-                     const fs::path& repositoryRoot) {
+                     const fs::path& repositoryRoot,
+                     const std::vector<const model::Resource*>& inputCrds) {
   Analysis a;
   a.config = config;
   a.root = inputs.root;
@@ -102,6 +114,10 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
       for (std::size_t d = 0; d < f.tree->documents().size(); ++d)
         if (!f.tree->root(d).isNull())
           registry.add(f.tree->root(d), "schemas: " + f.path + " (" + f.where.path + ")");
+    // The input's CRDs outside the unit; the unit's own replace them (validateAll adds them).
+    for (const model::Resource* crd : inputCrds)
+      registry.add(crd->node, "CustomResourceDefinition " + std::string(crd->name) + " (" +
+                                  (crd->file ? crd->file->path : std::string()) + ")");
     // What the API server would store: the schema's defaults, found by validation's walk,
     // filled in once before any later stage reads the objects (refused objects are not
     // stored at all, and get none). A tree several units share gets them from the first
@@ -111,6 +127,10 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
     schema::applyAllDefaults(unit.resources, defaults, inputs.jobs);
   }
   a.store = model::Store(config.defaultNamespace);
+  for (const model::Resource* crd : inputCrds)
+    if (crd->spec().get("scope").str() == "Cluster")
+      a.store.addClusterScopedKind(std::string(crd->spec().get("group").str()),
+                                   std::string(crd->spec().get("names").get("kind").str()));
   std::vector<std::string> refusals = refusalsOf(a.schema, unit.resources.size());
   a.store.build(std::move(unit.resources), inputs.jobs, std::move(refusals));
   graph::TopologyOptions topologyOptions = inputs.topology;
@@ -171,12 +191,14 @@ Analysis::Absence Analysis::absenceOf(const model::Missing& o) const {
     std::string_view target = h->spec().get("targetNamespace").str();
     if ((target.empty() ? h->namespace_ : target) == o.namespace_) return Absence::Elsewhere;
   }
-  // The input creates the namespace (in this unit or another) and nothing in it the object:
-  // the input is evidently its home.
-  // (Namespaces every cluster has are no evidence: writing one down says nothing.)
+  // The input creates the namespace (in this unit or another), and the unit makes objects of
+  // the kind, but not this one: the input is evidently its home, and the object missing.
+  // (Namespaces every cluster has are no evidence: writing one down says nothing. A unit that
+  // makes no object of the kind at all, a docs example that shows routes and never their
+  // backends, leaves them to whoever does.)
   const bool everyCluster = o.namespace_ == "default" || o.namespace_ == "kube-system" ||
                             o.namespace_ == "kube-public" || o.namespace_ == "kube-node-lease";
-  if (!o.namespace_.empty() && !everyCluster &&
+  if (!o.namespace_.empty() && !everyCluster && !store.ofKind(o.group, o.kind).empty() &&
       (store.find("", "Namespace", "", o.namespace_) ||
        (input && input->definitions.count(Input::identityOf("", "Namespace", "", o.namespace_)))))
     return Absence::Missing;
@@ -258,8 +280,11 @@ Run analyzeRun(config::Config config, const Inputs& given, const UnitChoice& cho
   for (load::SkippedFile& s : input->units.skipped) input->skipped.push_back(std::move(s));
   Run run;
   run.input = input;
+  // One unit holds every CRD it validates against already; several share the input's.
+  const std::vector<const model::Resource*> inputCrds =
+      input->units.units.size() > 1 ? crdsOf(loaded.resources) : std::vector<const model::Resource*>();
   for (units::Unit& unit : input->units.units)
-    run.units.push_back(analyzeUnit(config, inputs, run.input, unit, repositoryRoot));
+    run.units.push_back(analyzeUnit(config, inputs, run.input, unit, repositoryRoot, inputCrds));
   return run;
 }
 

@@ -47,6 +47,11 @@ class Store {
   // `refusals[i]`, when given and not empty, says why the API server would refuse
   // `resources[i]`: the object is then not indexed (an earlier accepted definition of the same
   // object stays, as the cluster keeps it) and `refusal()` finds it.
+  // A kind that a CRD of the cluster makes cluster-scoped, though the CRD is not among the
+  // objects built (installed by another unit of the run). Call before build().
+  void addClusterScopedKind(std::string group, std::string kind) {
+    clusterScopedCrds_.emplace_back(std::move(group), std::move(kind));
+  }
   void build(std::vector<Resource> resources, unsigned jobs = 1,
              std::vector<std::string> refusals = {});
 

@@ -218,9 +218,13 @@ Alternatives findAlternatives(const std::vector<std::string>& files,
     a.folder = load::folderOf(entry);
     a.because = folders[a.folder];
     const std::set<std::string> own(entries[i].begin(), entries[i].end());
+    // What it shares lies beside its folder of alternatives: a conformance suite's base
+    // manifests next to its tests, not the files of an unrelated tree of the repository.
+    const std::string beside = a.folder.empty() ? std::string() : load::folderOf(a.folder);
     for (std::size_t j = 0; j < files.size(); ++j) {
       // A file of a deeper entry of the same alternative belongs to another one.
       if (entries[j].size() > entries[i].size()) continue;
+      if (!beside.empty() && !under(files[j], beside)) continue;
       if (std::all_of(entries[j].begin(), entries[j].end(),
                       [&](const std::string& e) { return own.count(e) > 0; }))
         a.files.push_back(files[j]);

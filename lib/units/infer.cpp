@@ -209,6 +209,23 @@ Units inferUnits(const InferInput& input) {
         unit.why += ", applied with the " + std::to_string(shared) + " file(s) they share";
       out.units.push_back(std::move(unit));
     }
+    // Files no alternative applies (an unrelated tree beside the folders of alternatives) are
+    // applied together, as files no unit claims are.
+    std::set<std::string> inSome;
+    for (const Alternative& a : alternatives.alternatives)
+      inSome.insert(a.files.begin(), a.files.end());
+    Unit other = select(input, [&](std::string_view path) {
+      const std::string p(path);
+      return loose(p) && !inSome.count(p);
+    });
+    if (!other.files.empty() || !other.problems.empty()) {
+      other.name = "other";
+      other.kind = UnitKind::Rest;
+      other.why =
+          "the files no kustomization, Flux Kustomization, Application or alternative "
+          "includes";
+      out.units.push_back(std::move(other));
+    }
   }
   for (load::Problem& note : pendingNotes) {
     auto it = std::find_if(out.units.begin(), out.units.end(), [&](const Unit& u) {

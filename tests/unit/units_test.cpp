@@ -283,3 +283,65 @@ TEST_CASE("the generators' hash suffix is kustomize's") {
 }
 
 }  // namespace pg
+
+namespace pg {
+
+TEST_CASE("absence: an error where the unit makes the namespace and the kind, else assumed") {
+  testing::TestFolder dir;
+  const std::string ns = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n";
+  const std::string route =
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n"
+      "  namespace: shop\nspec:\n  rules:\n    - backendRefs: [{name: api, port: 80}]\n";
+  // A docs-like unit: it makes the namespace and the route, never a Service.
+  dir.write("example/kustomization.yaml", "resources: [all.yaml]\n");
+  dir.write("example/all.yaml", ns + "---\n" + route);
+  // An app unit: it makes Services in the namespace, and not the one its route names.
+  dir.write("app/kustomization.yaml", "resources: [all.yaml]\n");
+  dir.write("app/all.yaml", ns + "---\n" + route +
+                                "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n"
+                                "  namespace: shop\nspec:\n  ports: [{port: 80}]\n");
+  analysis::Run run = inferred(dir);
+  REQUIRE(names(run) == std::vector<std::string>{"app", "example"});
+  std::vector<std::string> got;
+  for (const model::Finding& f : rules::runRules(unitsOf(run)).findings)
+    got.push_back(f.ruleId + " " + f.environment);
+  std::sort(got.begin(), got.end());
+  CHECK(got == std::vector<std::string>{"GW203 app", "IN133 example"});
+}
+
+TEST_CASE("alternatives share the files beside them, and the input's CRDs, not other trees") {
+  testing::TestFolder dir;
+  dir.write("crds/widget.yaml",
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n"
+            "  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n"
+            "  names: {kind: Widget, plural: widgets}\n  versions:\n"
+            "    - name: v1\n      served: true\n      storage: true\n      schema:\n"
+            "        openAPIV3Schema:\n          type: object\n          properties:\n"
+            "            spec:\n              type: object\n              properties:\n"
+            "                size: {type: integer}\n");
+  const std::string widget =
+      "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: ";
+  dir.write("docs/examples/small/widget.yaml", widget + "1\n");
+  dir.write("docs/examples/large/widget.yaml", widget + "9\n");
+  dir.write("docs/examples/extra/widget.yaml", widget + "\"nine\"\n");  // wrong type
+  dir.write("tests/fixtures/other.yaml", kService);
+  analysis::Run run = inferred(dir);
+  // The files beside no alternative (the CRD, the unrelated tree) are a unit of their own.
+  REQUIRE(names(run) == std::vector<std::string>{"docs/examples/extra", "docs/examples/large",
+                                                 "docs/examples/small", "other"});
+  for (std::size_t i = 0; i < 3; ++i) {
+    // The unrelated tree's Service is not applied with the examples.
+    CHECK(objects(run.units[i], "Service").empty());
+    if (i > 0) CHECK(objects(run.units[i], "Widget") == std::vector<std::string>{"default/w"});
+  }
+  CHECK(objects(run.units[3], "Service") == std::vector<std::string>{"default/web"});
+  // Validated against the CRD of crds/, which no unit includes: the wrong type is found, and
+  // the kind is known (no IN123).
+  std::vector<std::string> got;
+  for (const model::Finding& f : rules::runRules(unitsOf(run)).findings)
+    got.push_back(f.ruleId + " " + f.environment);
+  CHECK(std::find(got.begin(), got.end(), "IN121 docs/examples/extra") != got.end());
+  for (const std::string& g : got) CHECK(!g.starts_with("IN123"));
+}
+
+}  // namespace pg

@@ -296,8 +296,9 @@ class Validator {
 
   std::vector<Proxy> proxiesOf(std::string_view mesh) {
     std::vector<Proxy> out;
+    // A derived proxy's mesh is Kuma's for its workload, not a field of the workload.
     for (const graph::kuma::Dataplane& dp : topology_.dataplanes)
-      if (dp.resource->mesh == mesh)
+      if (dp.mesh == mesh)
         out.push_back({dp.resource, &dp, topology_.gatewayOf(dp), dp.gatewayTags});
     for (const graph::kuma::MeshGateway& gw : topology_.gateways) {
       if (gw.resource->mesh != mesh) continue;
@@ -357,7 +358,7 @@ class Validator {
     if (ref.kind == "Dataplane") {
       bool named = ref.name.empty();
       for (const graph::kuma::Dataplane& dp : topology_.dataplanes)
-        named = named || (dp.resource->mesh == mesh &&
+        named = named || (dp.mesh == mesh &&
                           (ref.name == dp.resource->name || ref.name == displayOf(*dp.resource)));
       if (!named) {
         key = "name";
