@@ -633,6 +633,14 @@ InboundPort Index::serverPort(const ServerInfo& s, std::int64_t port,
   return p;
 }
 
+// The named ports of the proxy container Linkerd's injector adds (proxy-injector's
+// `linkerd-proxy` inbound and `linkerd-admin` ports, at their default numbers).
+std::optional<std::int64_t> proxyPort(std::string_view name) {
+  if (name == "linkerd-admin") return 4191;
+  if (name == "linkerd-proxy") return 4143;
+  return std::nullopt;
+}
+
 WorkloadInbound Index::inbound(const graph::Workload& w) const {
   WorkloadInbound out;
   out.workload = w.resource;
@@ -657,6 +665,18 @@ WorkloadInbound Index::inbound(const graph::Workload& w) const {
     selecting.push_back(&s);
     out.selectedBy.push_back(s.resource);
     if (s.portNumber && *s.portNumber > 0 && *s.portNumber <= 65535) ports.insert(*s.portNumber);
+    // The ports of the linkerd-proxy container the injector adds to every meshed pod: a
+    // Server that names one selects meshed pods, whose proxy has it (the manifests do not).
+    if (std::optional<std::int64_t> proxy = proxyPort(s.portName);
+        proxy && std::none_of(containerPorts.begin(), containerPorts.end(),
+                              [&](const graph::ContainerPort& c) { return c.name == s.portName; })) {
+      graph::ContainerPort added;
+      added.name = s.portName;
+      added.number = *proxy;
+      added.protocol = "TCP";
+      containerPorts.push_back(added);
+      ports.insert(*proxy);
+    }
   }
   static const std::set<std::string> kNoPaths;
   for (std::int64_t port : ports) {
