@@ -182,6 +182,12 @@ Analysis::Absence Analysis::absenceOf(const model::Missing& o) const {
         return Absence::Produced;
   if (o.kind == "ServiceImport" && !store.findByKind("ServiceExport", o.namespace_, o.name).empty())
     return Absence::Produced;
+  // Linkerd's control plane and its extensions' charts install their own policy objects
+  // (linkerd-viz's Servers for Prometheus and the admin ports, multicluster's gateway ones).
+  if (o.group == "policy.linkerd.io" &&
+      (o.namespace_ == config.linkerd.controlPlaneNamespace || o.namespace_ == "linkerd-viz" ||
+       o.namespace_ == "linkerd-multicluster" || o.namespace_ == "linkerd-jaeger"))
+    return Absence::Produced;
   if (unitKind == units::UnitKind::Input || unitKind == units::UnitKind::Environment)
     return Absence::Missing;
   // Another unit's: defined in a file of the input this unit does not apply.

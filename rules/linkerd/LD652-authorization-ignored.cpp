@@ -8,8 +8,10 @@ void check(Context& ctx) {
     if (i.object->kind != "AuthorizationPolicy" && i.object->kind != "ServerAuthorization")
       continue;
     if (linkerdrules::refused(ctx.analysis(), *i.object)) continue;
-    ctx.report(i.object->locate(i.at), i.object->display() + " " + i.message, i.object)
-        .discriminator = i.message;
+    model::Finding& f =
+        ctx.report(i.object->locate(i.at), i.object->display() + " " + i.message, i.object);
+    f.discriminator = i.message;
+    f.missing = i.missing;  // weighed by the engine: elsewhere, unless the input is its home
   }
 }
 

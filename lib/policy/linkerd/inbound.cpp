@@ -219,8 +219,9 @@ class Index {
   void addServerAuthorization(const model::Resource& r);
   void addRoutes(const std::vector<ServerParent>& parents);
   std::optional<Authorization> resolvePolicy(const model::Resource& r);
-  void ignore(const model::Resource& r, yaml::NodeRef at, std::string message) {
-    ignored_.push_back({&r, at, std::move(message)});
+  void ignore(const model::Resource& r, yaml::NodeRef at, std::string message,
+              std::optional<model::Missing> missing = std::nullopt) {
+    ignored_.push_back({&r, at, std::move(message), std::move(missing)});
   }
 
   std::string annotation(const graph::Workload& w, std::string_view key, bool* found) const;
@@ -344,7 +345,10 @@ std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) {
                      : "requires a missing " + std::string(authKind) + " " + ns + "/" + name +
                            ": it is not in the input, and Linkerd's index ignores the whole "
                            "policy, so it authorizes nothing; add the authentication or fix the "
-                           "reference");
+                           "reference",
+             refused ? std::nullopt
+                     : std::optional<model::Missing>(model::Missing{
+                           std::string(kPolicyGroup), authKind, ns, name}));
       return std::nullopt;
     }
     a.sources.push_back(target);
@@ -400,7 +404,10 @@ void Index::addPolicy(const model::Resource& r) {
       ignore(r, target.get("name") ? target.get("name") : target,
              "targets " + kind + " " + std::string(r.namespace_) + "/" + p.targetName +
                  (refused ? ", but " + refused->notApplied() : ", which is not in the input") +
-                 ": the policy authorizes nothing");
+                 ": the policy authorizes nothing",
+             refused ? std::nullopt
+                     : std::optional<model::Missing>(
+                           model::Missing{group, kind, std::string(r.namespace_), p.targetName}));
     }
   }
   policies_.push_back(std::move(p));

@@ -16,6 +16,7 @@
 #include "lib/config/config.h"
 #include "lib/graph/topology.h"
 #include "lib/graph/workloads.h"
+#include "lib/model/finding.h"
 #include "lib/model/cidr.h"
 #include "lib/model/shared_list.h"
 #include "lib/model/store.h"
@@ -136,6 +137,9 @@ struct Ignored {
   const model::Resource* object = nullptr;
   yaml::NodeRef at;
   std::string message;
+  // The object whose absence makes it ignored (a target or authentication not in the input,
+  // not one refused): the rule engine weighs whether the input is its home.
+  std::optional<model::Missing> missing = std::nullopt;
 };
 
 // One `status.parents` entry the policy controller writes for a route's Server parentRef.
