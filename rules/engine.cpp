@@ -174,8 +174,17 @@ std::vector<model::Finding> weighAbsences(const analysis::Analysis& analysis,
     model::Finding n;
     n.ruleId = std::string(note->id);
     n.severity = note->severity;
+    // The finding names its unit: the message does not, so that units assuming the same
+    // object give one note.
     const std::string unit =
-        analysis.environment.empty() ? std::string("the input") : "unit " + analysis.environment;
+        analysis.environment.empty() ? std::string("the input") : std::string("this unit");
+    std::string notHome;
+    if (f.missing->namespace_.empty())
+      notHome = ", a cluster-scoped object, which the unit does not evidently own";
+    else if (analysis.store.ofKind(f.missing->group, f.missing->kind).empty())
+      notHome = ", which makes no " + f.missing->kind + " at all";
+    else
+      notHome = ", which does not create namespace " + f.missing->namespace_;
     const std::string_view definedIn = analysis.definitionOf(*f.missing);
     const std::size_t assumed =
         environment ? assumptions.find(f.missing->display())->second : std::size_t{0};
@@ -188,8 +197,7 @@ std::vector<model::Finding> weighAbsences(const analysis::Analysis& analysis,
                            " is not reported here). If it should be in the "
                            "repository, add it; else declare it under external: in "
                            ".policygraph.yaml"
-         : definedIn.empty() ? ", which does not define its namespace: it is taken to exist "
-                               "elsewhere, and " +
+         : definedIn.empty() ? notHome + ": it is taken to exist elsewhere, and " +
                                    f.ruleId +
                                    " is not reported here. If it "
                                    "belongs in this unit, add it; if another repository or a "

@@ -5,6 +5,7 @@
 
 #include "lib/load/loader.h"
 #include "lib/load/repository.h"
+#include "lib/model/placeholder.h"
 #include "lib/load/sources.h"
 #include "lib/schema/defaults.h"
 #include "lib/units/infer.h"
@@ -61,7 +62,43 @@ std::string_view ruleOf(schema::Code code) {
 
 // Per object, why the API server would refuse it ("" when it would not): its first
 // violation, which the rule named reports at that place.
-std::vector<std::string> refusalsOf(const schema::Result& result, std::size_t objects) {
+// Whether a violation's line holds a placeholder (`${VAR}`, `{NAME}`, ...): a value substituted
+// before apply, unknown rather than wrong (IN132), that the unit's tools did not resolve.
+bool onPlaceholder(const schema::Violation& v, const std::vector<const model::SourceFile*>& files,
+                   const units::ResolvedLines& resolved) {
+  const std::uint32_t line = v.location.start.line;
+  if (line == 0 || resolved.count({v.location.path, line})) return false;
+  for (const model::SourceFile* f : files) {
+    if (f->path != v.location.path || !f->tree) continue;
+    std::string_view text = f->tree->text();
+    for (std::uint32_t l = 1; l < line && !text.empty(); ++l) {
+      const std::size_t nl = text.find('\n');
+      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    }
+    return model::holdsPlaceholder(text.substr(0, text.find('\n')));
+  }
+  return false;
+}
+
+// Why the API server would refuse each object, "" when it would not. An object refused only
+// for values on placeholder lines is not refused: what is applied there is unknown.
+std::vector<std::string> refusalsOf(schema::Result& result, std::size_t objects,
+                                    const std::vector<const model::SourceFile*>& files,
+                                    const units::ResolvedLines& resolved) {
+  std::vector<bool> known(objects, false);  // refused for a value that is not a placeholder
+  bool anyPlaceholder = false;
+  for (const schema::Violation& v : result.violations) {
+    if (v.object >= objects || !result.refused[v.object] ||
+        v.code == schema::Code::DeprecatedVersion || known[v.object])
+      continue;
+    if (onPlaceholder(v, files, resolved))
+      anyPlaceholder = true;
+    else
+      known[v.object] = true;
+  }
+  if (anyPlaceholder)
+    for (std::size_t i = 0; i < objects && i < result.refused.size(); ++i)
+      if (result.refused[i] && !known[i]) result.refused[i] = false;
   std::vector<std::string> out(objects);
   for (const schema::Violation& v : result.violations) {
     if (v.object >= objects || !result.refused[v.object] || !out[v.object].empty() ||
@@ -131,7 +168,8 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
     if (crd->spec().get("scope").str() == "Cluster")
       a.store.addClusterScopedKind(std::string(crd->spec().get("group").str()),
                                    std::string(crd->spec().get("names").get("kind").str()));
-  std::vector<std::string> refusals = refusalsOf(a.schema, unit.resources.size());
+  std::vector<std::string> refusals =
+      refusalsOf(a.schema, unit.resources.size(), a.files, a.resolvedLines);
   a.store.build(std::move(unit.resources), inputs.jobs, std::move(refusals));
   graph::TopologyOptions topologyOptions = inputs.topology;
   topologyOptions.jobs = inputs.jobs;
