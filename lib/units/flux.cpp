@@ -139,7 +139,7 @@ FluxClusters fluxClusters(const std::vector<model::Resource>& objects, Kustomize
   // Every Flux Kustomization built from its path.
   std::vector<Built> built;
   for (const model::Resource* ks : kustomizations) {
-    Built b{ks, {}};
+    Built b{ks, {}, {}};
     yaml::NodeRef spec = ks->spec();
     std::optional<std::string> folder = pathOf(*ks, sources, rootInRepository);
     if (!folder) {

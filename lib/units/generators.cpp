@@ -13,14 +13,6 @@ namespace {
 using yaml::EditNode;
 using yaml::NodeRef;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // Secret values as kustomize stores them: base64, broken into lines of 70 characters when
 // longer (each line ending in a newline).
 std::string secretValue(std::string_view bytes) {
