@@ -57,8 +57,9 @@ struct Finding {
   std::string discriminator;
   // The environment (`environments:` in the config) whose analysis found it; empty without.
   std::string environment;
-  std::string fingerprint;            // filled by the rule engine
-  std::optional<Missing> missing;     // what the finding says is absent, if it rests on that
+  std::string fingerprint;  // filled by the rule engine
+  std::optional<Missing> missing =
+      std::nullopt;                   // what the finding says is absent, if it rests on that
   const Resource* subject = nullptr;  // for annotation suppressions; not reported
 };
 

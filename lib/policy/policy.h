@@ -119,7 +119,7 @@ struct Policy {
   struct Problem {
     std::string message;
     yaml::NodeRef at;
-    std::optional<model::Missing> missing;
+    std::optional<model::Missing> missing = std::nullopt;
   };
   std::vector<Problem> invalidProblems;
   // A reference its controller cannot resolve, with the reason the status gives (a

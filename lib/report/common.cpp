@@ -60,6 +60,69 @@ std::string position(const model::Location& at) {
   return positionOf(at.path, at);
 }
 
+namespace {
+
+// The length of the control sequence at `i` that printable() escapes, 0 when there is none.
+std::size_t controlAt(std::string_view s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  if (b < 0x20 || b == 0x7F) return 1;
+  if (b == 0xC2 && i + 1 < s.size()) {  // U+0080-U+009F
+    const auto c = static_cast<unsigned char>(s[i + 1]);
+    if (c >= 0x80 && c <= 0x9F) return 2;
+  }
+  if (b == 0xE2 && i + 2 < s.size()) {  // U+202A-U+202E, U+2066-U+2069
+    const auto c = static_cast<unsigned char>(s[i + 1]);
+    const auto d = static_cast<unsigned char>(s[i + 2]);
+    if ((c == 0x80 && d >= 0xAA && d <= 0xAE) || (c == 0x81 && d >= 0xA6 && d <= 0xA9)) return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::size_t i = 0;
+  while (i < text.size() && controlAt(text, i) == 0) ++i;
+  if (i == text.size()) return std::string(text);
+  std::string out(text.substr(0, i));
+  while (i < text.size()) {
+    const std::size_t n = controlAt(text, i);
+    if (n == 0) {
+      out += text[i++];
+      continue;
+    }
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (n == 1 && b == '\n') {
+      out += "\\n";
+    } else if (n == 1 && b == '\t') {
+      out += "\\t";
+    } else if (n == 1 && b == '\r') {
+      out += "\\r";
+    } else if (n == 1) {
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
+    } else if (n == 2) {
+      const auto c = static_cast<unsigned char>(text[i + 1]);
+      out += "\\u{";
+      out += "00";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+      out += '}';
+    } else {
+      const unsigned cp = ((b & 0x0Fu) << 12) |
+                          ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                          (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+      out += "\\u{";
+      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 15];
+      out += '}';
+    }
+    i += n;
+  }
+  return out;
+}
+
 std::string relatedLines(const model::Finding& finding, const RepositoryPaths* paths) {
   std::string lines;
   for (const model::RelatedLocation& related : finding.related) {

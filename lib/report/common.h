@@ -51,6 +51,13 @@ class RepositoryPaths {
 // `path:line:column`, which terminals and editors turn into links.
 std::string position(const model::Location& at);
 
+// Repository text (file names, object names, values quoted in messages) as a terminal may show
+// it: C0 and C1 control characters and DEL as `\n`, `\t` or `\xNN` (an escape sequence would
+// drive the reader's terminal, a line break split a finding), and the bidirectional controls
+// that reorder what is shown (U+202A-U+202E, U+2066-U+2069) as `\u{NNNN}`. Unchanged, and
+// not copied twice, when there is none.
+std::string printable(std::string_view text);
+
 // A finding's related locations, for formats with no field of their own for them: one
 // "\npath:line:column: note: message" each, as the text report prints them; with `paths`,
 // each path from the repository root.

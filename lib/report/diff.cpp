@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -120,39 +121,43 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
   const std::string_view green = options.color ? "\033[32m" : "";
   const std::string_view red = options.color ? "\033[31m" : "";
   const std::string_view reset = options.color ? "\033[0m" : "";
-  out << bold << "policygraph diff " << d.base << " -> " << d.head << reset << '\n';
+  out << bold << "policygraph diff " << detail::printable(d.base) << " -> "
+      << detail::printable(d.head) << reset << '\n';
   if (!d.policies.empty()) {
     out << '\n' << bold << "Policies" << reset << '\n';
     for (const diff::PolicyChange& p : d.policies)
-      out << "  " << diff::changeName(p.change) << "  " << environmentTag(p.environment) << p.policy
-          << "  " << dim << detail::position(p.at) << reset << '\n';
+      out << "  " << diff::changeName(p.change) << "  "
+          << detail::printable(environmentTag(p.environment)) << detail::printable(p.policy) << "  "
+          << dim << detail::printable(detail::position(p.at)) << reset << '\n';
   }
   if (!d.attachments.empty()) {
     out << '\n' << bold << "Route attachments" << reset << '\n';
     for (const diff::AttachmentChange& a : d.attachments) {
       out << "  " << (a.attached ? green : red) << (a.attached ? "attached" : "detached") << reset
-          << "  " << environmentTag(a.environment) << a.route << (a.attached ? " -> " : " -x ")
-          << a.parent;
+          << "  " << detail::printable(environmentTag(a.environment)) << detail::printable(a.route)
+          << (a.attached ? " -> " : " -x ") << detail::printable(a.parent);
       if (!a.attached) {
         out << ": ";
-        if (!a.reason.empty()) out << a.reason << ": ";
-        out << a.message;
+        if (!a.reason.empty()) out << detail::printable(a.reason) << ": ";
+        out << detail::printable(a.message);
       }
-      out << "  " << dim << detail::position(a.at) << reset << '\n';
+      out << "  " << dim << detail::printable(detail::position(a.at)) << reset << '\n';
     }
   }
   if (!d.effective.empty()) {
     out << '\n' << bold << "Effective policy" << reset << '\n';
     for (const diff::EffectiveChange& e : d.effective) {
-      out << "  " << environmentTag(e.environment) << e.target << ": " << e.kind << " via "
-          << pathText(e.path, " > ");
+      out << "  " << detail::printable(environmentTag(e.environment)) << detail::printable(e.target)
+          << ": " << detail::printable(e.kind) << " via "
+          << detail::printable(pathText(e.path, " > "));
       if (e.change != diff::Change::Changed) out << " (path " << diff::changeName(e.change) << ")";
       out << '\n';
       for (const diff::FieldChange& f : e.fields) {
-        out << "    " << f.field << ": " << red << valueText(f.before) << reset << " -> " << green
-            << valueText(f.after) << reset;
-        if (!f.cause.empty()) out << "  [" << f.cause << "]";
-        out << "  " << dim << detail::position(f.at) << reset << '\n';
+        out << "    " << detail::printable(f.field) << ": " << red
+            << detail::printable(valueText(f.before)) << reset << " -> " << green
+            << detail::printable(valueText(f.after)) << reset;
+        if (!f.cause.empty()) out << "  [" << detail::printable(f.cause) << "]";
+        out << "  " << dim << detail::printable(detail::position(f.at)) << reset << '\n';
       }
     }
   }
@@ -162,22 +167,28 @@ void writeDiffText(std::ostream& out, const DiffReportInput& input, const TextOp
     for (const diff::KumaChange& k : d.kuma) {
       if (!group || group->environment != k.environment || group->proxy != k.proxy ||
           group->policyType != k.policyType || group->section != k.section) {
-        out << "  " << environmentTag(k.environment) << k.proxy << ": " << k.policyType << " "
-            << k.section << '\n';
+        out << "  " << detail::printable(environmentTag(k.environment))
+            << detail::printable(k.proxy) << ": " << detail::printable(k.policyType) << " "
+            << detail::printable(k.section) << '\n';
         group = &k;
       }
-      out << "    " << (k.field.empty() ? "(whole)" : k.field) << ": " << red << valueText(k.before)
-          << reset << " -> " << green << valueText(k.after) << reset << "  [" << kumaFrom(k) << "]";
-      if (!k.at.path.empty()) out << "  " << dim << detail::position(k.at) << reset;
+      out << "    " << detail::printable(k.field.empty() ? "(whole)" : k.field) << ": " << red
+          << detail::printable(valueText(k.before)) << reset << " -> " << green
+          << detail::printable(valueText(k.after)) << reset << "  ["
+          << detail::printable(kumaFrom(k)) << "]";
+      if (!k.at.path.empty())
+        out << "  " << dim << detail::printable(detail::position(k.at)) << reset;
       out << '\n';
     }
   }
   if (!d.linkerd.empty()) {
     out << '\n' << bold << "Linkerd" << reset << '\n';
     for (const diff::LinkerdChange& l : d.linkerd) {
-      out << "  " << environmentTag(l.environment) << l.workload << " port " << l.port << ": "
-          << l.change;
-      if (!l.at.path.empty()) out << "  " << dim << detail::position(l.at) << reset;
+      out << "  " << detail::printable(environmentTag(l.environment))
+          << detail::printable(l.workload) << " port " << l.port << ": "
+          << detail::printable(l.change);
+      if (!l.at.path.empty())
+        out << "  " << dim << detail::printable(detail::position(l.at)) << reset;
       out << '\n';
     }
   }
@@ -315,16 +326,19 @@ void writeDiffJson(std::ostream& out, const DiffReportInput& input) {
 
 namespace {
 
-// Text in a table cell: pipes would end the cell, newlines the row, and HTML would be read.
-std::string cell(std::string_view text) {
+// Repository text in a table cell of a pull-request comment, shown as written and never
+// rendered: pipes would end the cell, newlines the row, HTML would be read, Markdown's
+// emphasis, links and images (`[x](y)`, `![x](y)`) rendered, `@name` would notify someone and a
+// bare URL become a link. Control characters are escaped first (detail::printable).
+std::string cell(std::string_view raw) {
+  const std::string text = detail::printable(raw);
   std::string out;
-  for (char c : text) {
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     switch (c) {
       case '|':
         out += "\\|";
-        break;
-      case '\n':
-        out += ' ';
         break;
       case '<':
         out += "&lt;";
@@ -335,6 +349,26 @@ std::string cell(std::string_view text) {
       case '&':
         out += "&amp;";
         break;
+      case '@':
+        out += "&#64;";
+        break;
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '!':
+      case '~':
+      case '#':
+        out += '\\';
+        out += c;
+        break;
+      case ':':
+        // `scheme://`: a zero-width space after the colon keeps GitHub from linking it.
+        out += c;
+        if (text.compare(i + 1, 2, "//") == 0) out += "\u200b";
+        break;
       default:
         out += c;
     }
@@ -342,19 +376,23 @@ std::string cell(std::string_view text) {
   return out;
 }
 
-// Text as code in a table cell. A code span shows `<` as is, and GitHub still lets `\|` keep
-// the cell; a backtick in the text needs a longer fence.
-std::string code(std::string_view text) {
+// Text as code in a table cell: nothing in a code span is rendered, and GitHub still lets `\|`
+// keep the cell. The fence is one backtick longer than the longest run of them in the text,
+// so no backtick in it can close the span.
+std::string code(std::string_view raw) {
+  const std::string text = detail::printable(raw);
   std::string body;
+  std::size_t run = 0, longest = 0;
   for (char c : text) {
-    if (c == '|')
-      body += "\\|";
-    else
-      body += c == '\n' ? ' ' : c;
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    body += c == '|' ? std::string("\\|") : std::string(1, c);
   }
-  std::string fence = body.find('`') == std::string::npos ? "`" : "`` ";
-  std::string close = fence == "`" ? "`" : " ``";
-  return fence + body + close;
+  const std::string fence(longest + 1, '`');
+  // A space inside the fence when the text starts or ends with a backtick (CommonMark strips
+  // one from each side).
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
 // A folded section whose rows are added while they fit the budget.
@@ -440,7 +478,7 @@ void writeDiffMarkdown(std::ostream& out, const DiffReportInput& input,
   Summary s = summarize(d);
   std::string text = std::string(kDiffCommentMarker) + "\n";
   text += "### policygraph: policy diff\n\n";
-  text += "`" + d.base + "` → `" + d.head + "`\n\n";
+  text += code(d.base) + " → " + code(d.head) + "\n\n";
   if (d.empty()) {
     text += "No change to policies, route attachments, effective policy or findings.\n";
     out << text;

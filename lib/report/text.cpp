@@ -37,14 +37,17 @@ void writeFinding(std::ostream& out, const model::Finding& f, bool color, std::s
                   bool verbose) {
   const Palette& p = color ? kColor : kPlain;
   const MessageParts message = splitMessage(f.message);
-  out << indent << p.bold << detail::position(f.location) << ": " << p.reset
+  // Everything but the colours is repository text: escaped, so that no file or object name
+  // drives the terminal or splits a finding.
+  out << indent << p.bold << detail::printable(detail::position(f.location)) << ": " << p.reset
       << severityColor(p, f.severity) << model::toString(f.severity) << ':' << p.reset << ' '
-      << p.bold << (f.environment.empty() ? "" : "[" + f.environment + "] ") << message.lead
-      << p.reset << " [" << f.ruleId << ']' << '\n';
-  if (verbose && !message.detail.empty()) out << indent << "  " << message.detail << '\n';
+      << p.bold << (f.environment.empty() ? "" : "[" + detail::printable(f.environment) + "] ")
+      << detail::printable(message.lead) << p.reset << " [" << f.ruleId << ']' << '\n';
+  if (verbose && !message.detail.empty())
+    out << indent << "  " << detail::printable(message.detail) << '\n';
   for (const model::RelatedLocation& r : f.related)
-    out << indent << "  " << p.dim << detail::position(r.location) << ": note: " << r.message
-        << p.reset << '\n';
+    out << indent << "  " << p.dim << detail::printable(detail::position(r.location))
+        << ": note: " << detail::printable(r.message) << p.reset << '\n';
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "lib/load/skip.h"
+#include "lib/report/common.h"
 #include "lib/report/report.h"
 
 namespace pg::report {
@@ -24,18 +25,20 @@ std::vector<load::SkippedFile> skippedOf(const std::vector<const analysis::Analy
 void writeUnitsText(std::ostream& out, const std::vector<const analysis::Analysis*>& units,
                     bool files) {
   for (const analysis::Analysis* a : units) {
-    out << (a->environment.empty() ? std::string("(the whole input)") : a->environment) << "  ["
-        << units::kindName(a->unitKind) << "] " << a->files.size() << " file(s), "
-        << a->store.size() << " object(s)\n  " << a->unitWhy << '\n';
+    out << (a->environment.empty() ? std::string("(the whole input)")
+                                   : detail::printable(a->environment))
+        << "  [" << units::kindName(a->unitKind) << "] " << a->files.size() << " file(s), "
+        << a->store.size() << " object(s)\n  " << detail::printable(a->unitWhy) << '\n';
     if (files)
-      for (const model::SourceFile* f : a->files) out << "    " << f->path << '\n';
+      for (const model::SourceFile* f : a->files)
+        out << "    " << detail::printable(f->path) << '\n';
   }
   const std::vector<load::SkippedFile> skipped = skippedOf(units);
   if (skipped.empty()) return;
   out << "skipped, not manifests: " << load::skippedSummary(skipped) << '\n';
   if (files)
     for (const load::SkippedFile& f : skipped)
-      out << "    " << f.path << " (" << load::skipReasonText(f.reason) << ")\n";
+      out << "    " << detail::printable(f.path) << " (" << load::skipReasonText(f.reason) << ")\n";
 }
 
 void writeUnitsJson(std::ostream& out, const std::vector<const analysis::Analysis*>& units) {

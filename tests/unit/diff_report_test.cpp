@@ -49,13 +49,36 @@ std::string markdown(const diff::Result& r, std::size_t maxBytes) {
 
 }  // namespace
 
+TEST_CASE("diff markdown: repository text is shown as written, never rendered") {
+  diff::Result r = manyChanges(1);
+  r.effective[0].fields[0].before = "a ``` b";  // a run of three: a fence of four
+  r.effective[0].fields[0].after = "`x`";       // starts and ends with one: padded
+  r.effective[0].fields[0].cause =
+      "@octocat see [here](https://evil.example/x) ![i](https://evil.example/i.png) "
+      "*bold* \x1b[2J end";
+  std::string md = markdown(r, 60000);
+  INFO(md);
+  CHECK(md.find("````a ``` b````") != std::string::npos);
+  CHECK(md.find("`` `x` ``") != std::string::npos);
+  // No mention, link, image or emphasis survives; a URL is not linked; ESC is escaped.
+  CHECK(md.find("&#64;octocat") != std::string::npos);
+  CHECK(md.find("@octocat") == std::string::npos);
+  CHECK(md.find("\\[here\\](https:\u200b//evil.example/x)") != std::string::npos);
+  CHECK(md.find("\\!\\[i\\]") != std::string::npos);
+  CHECK(md.find("\\*bold\\*") != std::string::npos);
+  CHECK(md.find('\x1b') == std::string::npos);
+  CHECK(md.find("\\\\x1b") != std::string::npos);
+}
+
 TEST_CASE("diff markdown: cells cannot break the table, and code spans survive backticks") {
   std::string md = markdown(manyChanges(1), 60000);
   CHECK(md.find("| `limits.a\\|b` |") != std::string::npos);
-  CHECK(md.find("``[{limit: 1, window: `1m`}]``") == std::string::npos);
-  CHECK(md.find("`` [{limit: 1, window: `1m`}] ``") != std::string::npos);
+  // The fence is longer than any backtick run inside the span.
+  CHECK(md.find("``[{limit: 1, window: `1m`}]``") != std::string::npos);
   CHECK(md.find("`<b>2</b>`") != std::string::npos);  // code: shown as written
-  CHECK(md.find("NoMatchingParent: no listener named \\| web second line |") != std::string::npos);
+  // A line break is shown escaped, and cannot end the row.
+  CHECK(md.find("NoMatchingParent: no listener named \\| web\\\\nsecond line |") !=
+        std::string::npos);
   for (std::size_t at = md.find('\n'); at != std::string::npos; at = md.find('\n', at + 1)) {
     std::size_t next = md.find('\n', at + 1);
     std::string line =

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 #include <sstream>
@@ -10,6 +11,7 @@
 
 #include "lib/analysis/analysis.h"
 #include "lib/load/loader.h"
+#include "lib/report/common.h"
 #include "rules/engine.h"
 
 using namespace pg;
@@ -446,4 +448,32 @@ TEST_CASE("GitHub: properties escape ':' and ','; odd locations") {
         "::warning file=c.yaml,line=3,endLine=5,title=XX999::unknown rule\n");
   fx.findings.clear();
   CHECK(github(fx.input()).empty());
+}
+
+TEST_CASE("text: control characters of file and object names are escaped, never written") {
+  model::Finding f;
+  f.ruleId = "GW203";
+  f.severity = model::Severity::Error;
+  f.location.path = "apps/a\x1b[2Jb.yaml";
+  f.location.start = {3, 5};
+  f.environment = "clusters/\nprod";
+  // A bidirectional override (U+202E) and a C1 control (U+009B, CSI) in a quoted name.
+  f.message =
+      "HTTPRoute/shop/x\xe2\x80\xae names Service shop/y\xc2\x9b"
+      "2J, which is missing";
+  f.related.push_back({{"b\rc.yaml", {1, 1}, {1, 1}}, "line\nbreak"});
+  std::ostringstream out;
+  report::detail::writeFindingText(out, f, false, "");
+  const std::string text = out.str();
+  INFO(text);
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\r') == std::string::npos);
+  CHECK(text.find("\xe2\x80\xae") == std::string::npos);
+  CHECK(text.find("\xc2\x9b") == std::string::npos);
+  CHECK(text.find(
+            "apps/a\\x1b[2Jb.yaml:3:5: error: [clusters/\\nprod] HTTPRoute/shop/x\\u{202e}") == 0);
+  CHECK(text.find("shop/y\\u{009b}2J") != std::string::npos);
+  CHECK(text.find("  b\\rc.yaml:1:1: note: line\\nbreak\n") != std::string::npos);
+  // One finding, two lines: the lead and its one related note.
+  CHECK(std::count(text.begin(), text.end(), '\n') == 2);
 }

@@ -27,7 +27,7 @@ inline constexpr std::string_view kGroup = "gateway.envoyproxy.io";
 struct Problem {
   std::string message;
   yaml::NodeRef at;
-  std::optional<model::Missing> missing;  // the object not in the input, when that is it
+  std::optional<model::Missing> missing = std::nullopt;  // the object not in the input, if it is
 };
 
 // Every problem of `policy`'s spec that Envoy Gateway reports as Invalid, in the
