@@ -97,30 +97,36 @@ std::unique_ptr<Repository> revisionRepository(const GitRevision& revision, std:
   return std::make_unique<RevisionRepository>(revision, std::move(root));
 }
 
-std::optional<std::string> joinPath(std::string_view folder, std::string_view relative) {
-  if (relative.starts_with('/')) return std::nullopt;
+std::string normalPath(std::string_view folder, std::string_view relative) {
   std::vector<std::string_view> parts;
   auto push = [&](std::string_view text) {
     while (!text.empty()) {
       std::size_t slash = text.find('/');
       std::string_view part = text.substr(0, slash);
       if (part == "..") {
-        if (parts.empty()) return false;
-        parts.pop_back();
+        if (!parts.empty() && parts.back() != "..")
+          parts.pop_back();
+        else
+          parts.push_back(part);
       } else if (!part.empty() && part != ".") {
         parts.push_back(part);
       }
       if (slash == std::string_view::npos) break;
       text.remove_prefix(slash + 1);
     }
-    return true;
   };
-  if (!push(folder) || !push(relative)) return std::nullopt;
-  std::string out;
-  for (std::string_view part : parts) {
-    if (!out.empty()) out += '/';
-    out += part;
-  }
+  if (!relative.starts_with('/')) push(folder);
+  push(relative);
+  std::string out = relative.starts_with('/') ? "/" : "";
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + std::string(parts[i]);
+  return out;
+}
+
+std::optional<std::string> joinPath(std::string_view folder, std::string_view relative) {
+  if (relative.starts_with('/')) return std::nullopt;
+  // A `..` that climbs above the start stays first in the normal path, never popped.
+  std::string out = normalPath(folder, relative);
+  if (out == ".." || out.starts_with("../")) return std::nullopt;
   return out;
 }
 

@@ -31,8 +31,11 @@ std::unique_ptr<Repository> diskRepository(const std::filesystem::path& root);
 // The files of a commit under `root` (a folder from the top of the repository).
 std::unique_ptr<Repository> revisionRepository(const GitRevision& revision, std::string root);
 
-// `folder/relative` with `.` and `..` resolved lexically; nothing when it climbs above the
-// root. `relative` may be absolute within the root only as written from it ("/x" is refused).
+// `folder/relative` with `.` and `..` resolved lexically, as reported paths are written: a
+// `..` that climbs above the start is kept (`../x`), an absolute `relative` stays absolute.
+std::string normalPath(std::string_view folder, std::string_view relative);
+
+// normalPath, inside the root only: nothing when `relative` is absolute or climbs above it.
 std::optional<std::string> joinPath(std::string_view folder, std::string_view relative);
 
 // The folder of a path ("" for a top-level file).

@@ -7,17 +7,14 @@
 #include <set>
 
 #include "lib/model/file.h"
+#include "lib/load/repository.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::load {
 
 namespace {
 
-// The folder part of a reported path ("" for a top-level file) and its last element.
-std::string_view folderOf(std::string_view path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
-}
+// The last element of a reported path.
 
 std::string_view nameOf(std::string_view path) {
   std::size_t slash = path.rfind('/');
@@ -26,32 +23,6 @@ std::string_view nameOf(std::string_view path) {
 
 bool isKustomizationName(std::string_view name) {
   return name == "kustomization.yaml" || name == "kustomization.yml" || name == "Kustomization";
-}
-
-// `folder/relative`, with `.` and `..` resolved lexically, as reported paths are written.
-std::string resolve(std::string_view folder, std::string_view relative) {
-  std::vector<std::string_view> parts;
-  auto push = [&](std::string_view text) {
-    while (!text.empty()) {
-      std::size_t slash = text.find('/');
-      std::string_view part = text.substr(0, slash);
-      if (part == "..") {
-        if (!parts.empty() && parts.back() != "..")
-          parts.pop_back();
-        else
-          parts.push_back(part);
-      } else if (!part.empty() && part != ".") {
-        parts.push_back(part);
-      }
-      if (slash == std::string_view::npos) break;
-      text.remove_prefix(slash + 1);
-    }
-  };
-  if (!relative.starts_with('/')) push(folder);
-  push(relative);
-  std::string out = relative.starts_with('/') ? "/" : "";
-  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + std::string(parts[i]);
-  return out;
 }
 
 // The entry's text; empty when it cannot be read or is over the size limit (the loader
@@ -135,7 +106,7 @@ std::vector<SkippedFile> skipNonManifests(std::vector<SourceEntry>& sources) {
     if (name == "Chart.yaml" || name == "Chart.yml") charts.emplace(folderOf(s.path));
     if (isKustomizationName(name))
       for (const std::string& patch : patchFiles(s))
-        patches.insert(resolve(folderOf(s.path), patch));
+        patches.insert(normalPath(folderOf(s.path), patch));
   }
   std::vector<SkippedFile> skipped;
   std::erase_if(sources, [&](const SourceEntry& s) {
