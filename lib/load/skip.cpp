@@ -6,8 +6,8 @@
 #include <optional>
 #include <set>
 
-#include "lib/model/file.h"
 #include "lib/load/repository.h"
+#include "lib/model/file.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::load {
