@@ -268,6 +268,40 @@ FluxClusters fluxClusters(const std::vector<model::Resource>& objects, Kustomize
       unit.resolvedLines.insert(built[i].resolved.begin(), built[i].resolved.end());
       out.read.insert(b.read.begin(), b.read.end());
     }
+    // dependsOn: Flux applies a Kustomization only once each one it depends on is ready. One
+    // this cluster lacks, though the repository defines it for another, is never ready here:
+    // nothing of the dependent is applied. (One the repository does not define at all may come
+    // from elsewhere, as bootstrap's flux-system does: not reported.)
+    auto spaceOf = [](const model::Resource& r) {
+      return r.namespace_.empty() ? std::string_view("default") : r.namespace_;
+    };
+    for (std::size_t i : reached) {
+      const model::Resource& ks = *built[i].ks;
+      for (yaml::NodeRef dep : ks.spec().get("dependsOn").items()) {
+        const std::string_view name = dep.get("name").str();
+        const std::string_view space =
+            dep.get("namespace").str().empty() ? spaceOf(ks) : dep.get("namespace").str();
+        if (name.empty()) continue;
+        auto same = [&](const model::Resource* r) {
+          return r->name == name && spaceOf(*r) == space;
+        };
+        if (std::any_of(reached.begin(), reached.end(),
+                        [&](std::size_t j) { return same(built[j].ks); }) ||
+            std::none_of(kustomizations.begin(), kustomizations.end(), same))
+          continue;
+        unit.problems.push_back(
+            {load::ProblemKind::UnitBuild,
+             ks.locate(dep.get("name") ? dep.get("name") : dep),
+             "Flux Kustomization " + std::string(spaceOf(ks)) + "/" + std::string(ks.name) +
+                 " depends on Kustomization " + std::string(space) + "/" + std::string(name) +
+                 ", which this cluster (" + unit.name +
+                 ") does not apply, though the repository defines it for another: Flux waits "
+                 "for it and applies nothing of " +
+                 std::string(ks.name),
+             "dependsOn/" + std::string(ks.name) + "/" + std::string(name),
+             {}});
+      }
+    }
     std::sort(
         unit.files.begin(), unit.files.end(),
         [](const model::SourceFile* a, const model::SourceFile* b) { return a->path < b->path; });

@@ -344,4 +344,32 @@ TEST_CASE("alternatives share the files beside them, and the input's CRDs, not o
   for (const std::string& g : got) CHECK(!g.starts_with("IN123"));
 }
 
+TEST_CASE("Flux: a dependsOn that another cluster has and this one lacks is IN130") {
+  testing::TestFolder dir;
+  const auto ks = [](const std::string& name, const std::string& path, const std::string& extra) {
+    return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n"
+           "  name: " +
+           name + "\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: " + path +
+           "\n  prune: true\n  sourceRef: {kind: GitRepository, name: flux-system}\n" + extra;
+  };
+  const std::string needsInfra = "  dependsOn:\n    - name: infrastructure\n";
+  dir.write("clusters/production/all.yaml", ks("infrastructure", "./infrastructure", "") + "---\n" +
+                                                ks("apps", "./apps", needsInfra));
+  // Staging copied the apps Kustomization and forgot the infrastructure one; its monitoring
+  // depends on one the repository does not define at all (bootstrapped elsewhere): not ours.
+  dir.write("clusters/staging/all.yaml",
+            ks("apps", "./apps", needsInfra) + "---\n" +
+                ks("monitoring", "./apps", "  dependsOn:\n    - name: observability\n"));
+  dir.write("infrastructure/ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: web\n");
+  dir.write("apps/service.yaml", kService);
+  analysis::Run run = inferred(dir);
+  REQUIRE(names(run) == std::vector<std::string>{"clusters/production", "clusters/staging"});
+  std::vector<std::string> got;
+  for (const model::Finding& f : rules::runRules(unitsOf(run)).findings)
+    if (f.ruleId == "IN130")
+      got.push_back(f.environment + " " + f.location.path + ":" +
+                    std::to_string(f.location.start.line));
+  CHECK(got == std::vector<std::string>{"clusters/staging clusters/staging/all.yaml:12"});
+}
+
 }  // namespace pg
