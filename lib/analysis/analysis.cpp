@@ -5,8 +5,8 @@
 
 #include "lib/load/loader.h"
 #include "lib/load/repository.h"
-#include "lib/model/placeholder.h"
 #include "lib/load/sources.h"
+#include "lib/model/placeholder.h"
 #include "lib/schema/defaults.h"
 #include "lib/units/infer.h"
 
@@ -130,7 +130,8 @@ std::vector<const model::Resource*> crdsOf(const std::vector<model::Resource>& r
 Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
                      const std::shared_ptr<const Input>& input, units::Unit& unit,
                      const fs::path& repositoryRoot,
-                     const std::vector<const model::Resource*>& inputCrds) {
+                     const std::vector<const model::Resource*>& inputCrds,
+                     const std::shared_ptr<schema::CompiledCrds>& compiled) {
   Analysis a;
   a.config = config;
   a.root = inputs.root;
@@ -146,6 +147,7 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
   a.skipped = input->skipped;
   {
     schema::Registry registry;
+    registry.share(compiled);  // each CRD compiled once for all the units
     // Configured schemas replace the built-in ones; CRDs in the input replace both.
     for (const config::SchemaFile& f : config.schemas)
       for (std::size_t d = 0; d < f.tree->documents().size(); ++d)
@@ -325,10 +327,13 @@ Run analyzeRun(config::Config config, const Inputs& given, const UnitChoice& cho
   Run run;
   run.input = input;
   // One unit holds every CRD it validates against already; several share the input's.
-  const std::vector<const model::Resource*> inputCrds =
-      input->units.units.size() > 1 ? crdsOf(loaded.resources) : std::vector<const model::Resource*>();
+  const std::vector<const model::Resource*> inputCrds = input->units.units.size() > 1
+                                                            ? crdsOf(loaded.resources)
+                                                            : std::vector<const model::Resource*>();
+  const auto compiled = std::make_shared<schema::CompiledCrds>();
   for (units::Unit& unit : input->units.units)
-    run.units.push_back(analyzeUnit(config, inputs, run.input, unit, repositoryRoot, inputCrds));
+    run.units.push_back(
+        analyzeUnit(config, inputs, run.input, unit, repositoryRoot, inputCrds, compiled));
   return run;
 }
 

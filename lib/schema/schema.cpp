@@ -313,8 +313,21 @@ Registry::Registry() {
 
 Registry::~Registry() = default;
 
+std::shared_ptr<const KindSchema> CompiledCrds::compile(yaml::NodeRef crd,
+                                                        const std::string& origin) {
+  const std::pair<const yaml::Tree*, std::uint32_t> key{crd.tree(), crd.index()};
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = byNode_.find(key); it != byNode_.end()) return it->second;
+  }
+  std::shared_ptr<const KindSchema> k = compileCrd(crd, origin);
+  std::lock_guard<std::mutex> lock(mutex_);
+  return byNode_.try_emplace(key, std::move(k)).first->second;
+}
+
 bool Registry::add(yaml::NodeRef crd, std::string origin) {
-  std::unique_ptr<KindSchema> k = compileCrd(crd, std::move(origin));
+  std::shared_ptr<const KindSchema> k =
+      crds_ ? crds_->compile(crd, origin) : compileCrd(crd, std::move(origin));
   if (!k) return false;
   for (auto& existing : added_) {
     if (existing->group == k->group && existing->kind == k->kind) {

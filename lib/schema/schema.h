@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -122,6 +123,19 @@ CelSummary builtinCelRules();
 
 // The schemas to validate against. Built-in kinds are compiled on first use (thread-safe);
 // added ones replace them.
+// CRDs compiled once for a run and shared by the registries of its units: a CRD file every
+// unit reads (a repository's CRD folder, large ones with hundreds of CEL rules) is compiled
+// once, not once per unit. Keyed by the CRD's node, so it lives no longer than the trees.
+class CompiledCrds {
+ public:
+  // The CRD's schema, compiled on first use; null when it is not a CRD. Thread-safe.
+  std::shared_ptr<const KindSchema> compile(yaml::NodeRef crd, const std::string& origin);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::pair<const yaml::Tree*, std::uint32_t>, std::shared_ptr<const KindSchema>> byNode_;
+};
+
 class Registry {
  public:
   Registry();
@@ -129,6 +143,8 @@ class Registry {
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
+  // CRDs added from now on are compiled through `crds` (shared with other registries).
+  void share(std::shared_ptr<CompiledCrds> crds) { crds_ = std::move(crds); }
   // Adds or replaces the schema of the CRD's group and kind; false when it is not a CRD.
   bool add(yaml::NodeRef crd, std::string origin);
   // Null when the group and kind have no schema here.
@@ -140,7 +156,8 @@ class Registry {
  private:
   struct Builtin;
   std::vector<std::unique_ptr<Builtin>> builtins_;
-  std::vector<std::unique_ptr<KindSchema>> added_;
+  std::vector<std::shared_ptr<const KindSchema>> added_;
+  std::shared_ptr<CompiledCrds> crds_;
 };
 
 }  // namespace pg::schema
