@@ -7,12 +7,12 @@
 
 namespace pg::model {
 
-namespace {
-
-// The length of the valid UTF-8 sequence at `s[i]`, 0 when there is none.
-std::size_t utf8Length(std::string_view s, std::size_t i) {
+std::size_t utf8At(std::string_view s, std::size_t i, std::uint32_t* codePoint) {
   const auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) return 1;
+  if (c < 0x80) {
+    if (codePoint) *codePoint = c;
+    return 1;
+  }
   std::size_t n = 0;
   std::uint32_t cp = 0;
   if ((c & 0xE0) == 0xC0) {
@@ -37,10 +37,9 @@ std::size_t utf8Length(std::string_view s, std::size_t i) {
   if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
       (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
     return 0;
+  if (codePoint) *codePoint = cp;
   return n;
 }
-
-}  // namespace
 
 std::string goJsonString(std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -82,7 +81,7 @@ std::string goJsonString(std::string_view s) {
       ++i;
       continue;
     }
-    const std::size_t n = utf8Length(s, i);
+    const std::size_t n = utf8At(s, i);
     if (n == 0) {
       out += "\\ufffd";
       ++i;
@@ -131,7 +130,7 @@ std::string base64(std::string_view data) {
 
 bool validUtf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = utf8Length(s, i);
+    const std::size_t n = utf8At(s, i);
     if (n == 0) return false;
     i += n;
   }

@@ -4,6 +4,8 @@
 // controllers' own.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +22,11 @@ std::string sha256Hex(std::string_view data);
 
 // Standard base64 with padding (Go's base64.StdEncoding).
 std::string base64(std::string_view data);
+
+// The length (1 to 4) of the well-formed UTF-8 sequence at `s[i]`, and its code point in
+// `codePoint` when given; 0 when there is none (a stray byte, a truncated sequence, an
+// overlong form, a surrogate, past U+10FFFF).
+std::size_t utf8At(std::string_view s, std::size_t i, std::uint32_t* codePoint = nullptr);
 
 // Whether `s` is valid UTF-8.
 bool validUtf8(std::string_view s);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/model/encoding.h"
 #include "lib/report/common.h"
 #include "lib/report/report.h"
 
@@ -25,33 +26,10 @@ std::string xmlText(std::string_view text) {
   out.reserve(text.size());
   std::size_t i = 0;
   while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
     std::uint32_t code = 0;
-    if (lead < 0x80) {
-      length = 1;
-      code = lead;
-    } else if ((lead & 0xE0) == 0xC0) {
-      length = 2;
-      code = lead & 0x1F;
-    } else if ((lead & 0xF0) == 0xE0) {
-      length = 3;
-      code = lead & 0x0F;
-    } else if ((lead & 0xF8) == 0xF0) {
-      length = 4;
-      code = lead & 0x07;
-    }
-    bool valid = length != 0 && i + length <= text.size();
-    for (std::size_t k = 1; valid && k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      valid = (next & 0xC0) == 0x80;
-      code = (code << 6) | (next & 0x3F);
-    }
-    // An overlong form (a code point in more bytes than it needs) is malformed too.
-    static constexpr std::uint32_t kShortest[] = {0, 0, 0x80, 0x800, 0x10000};
-    valid = valid && code >= kShortest[length] && code <= 0x10FFFF &&
-            (code >= 0x20 || code == 0x9 || code == 0xA || code == 0xD) &&
-            !(code >= 0xD800 && code <= 0xDFFF) && code != 0xFFFE && code != 0xFFFF;
+    const std::size_t length = model::utf8At(text, i, &code);
+    const bool valid = length != 0 && (code >= 0x20 || code == 0x9 || code == 0xA || code == 0xD) &&
+                       code != 0xFFFE && code != 0xFFFF;
     if (valid) {
       out.append(text.substr(i, length));
       i += length;
