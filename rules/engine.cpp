@@ -8,7 +8,6 @@
 
 #include "lib/config/glob.h"
 #include "lib/model/parallel.h"
-#include "lib/model/placeholder.h"
 #include "rules/rule.h"
 #include "rules/rule_pages.h"
 
@@ -197,8 +196,7 @@ std::vector<model::Finding> weighAbsences(const analysis::Analysis& analysis,
                            " is not reported here). If it should be in the "
                            "repository, add it; else declare it under external: in "
                            ".policygraph.yaml"
-         : definedIn.empty() ? notHome + ": it is taken to exist elsewhere, and " +
-                                   f.ruleId +
+         : definedIn.empty() ? notHome + ": it is taken to exist elsewhere, and " + f.ruleId +
                                    " is not reported here. If it "
                                    "belongs in this unit, add it; if another repository or a "
                                    "controller makes it, declare it under external: in "
@@ -224,36 +222,15 @@ std::vector<model::Finding> weighAbsences(const analysis::Analysis& analysis,
 // names the placeholders they rested on.
 std::vector<model::Finding> dropPlaceholders(const analysis::Analysis& analysis,
                                              std::vector<model::Finding> all) {
-  std::map<std::string_view, std::vector<std::string_view>> lines;  // path → its lines
-  auto linesOf = [&](const std::string& path) -> const std::vector<std::string_view>* {
-    auto it = lines.find(path);
-    if (it != lines.end()) return &it->second;
-    for (const model::SourceFile* file : analysis.files) {
-      if (file->path != path || !file->tree) continue;
-      std::vector<std::string_view>& out = lines[file->path];
-      std::string_view text = file->tree->text();
-      while (!text.empty()) {
-        std::size_t nl = text.find('\n');
-        out.push_back(text.substr(0, nl));
-        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-      }
-      return &out;
-    }
-    return nullptr;
-  };
+  analysis::PlaceholderLines placeholders(analysis.files, analysis.resolvedLines);
   std::vector<model::Finding> out;
   std::vector<std::pair<model::Location, std::string>> dropped;
   for (model::Finding& f : all) {
-    const std::vector<std::string_view>* text = linesOf(f.location.path);
-    bool rests = false;
     std::string_view placeholderLine;
     for (std::uint32_t l = f.location.start.line;
-         text && l >= 1 && l <= f.location.end.line && l <= text->size() && !rests; ++l)
-      if (model::holdsPlaceholder((*text)[l - 1]) &&
-          !analysis.resolvedLines.count({f.location.path, l})) {
-        rests = true;
-        placeholderLine = (*text)[l - 1];
-      }
+         l >= 1 && l <= f.location.end.line && placeholderLine.empty(); ++l)
+      placeholderLine = placeholders.at(f.location.path, l);
+    const bool rests = !placeholderLine.empty();
     if (!rests) {
       out.push_back(std::move(f));
       continue;

@@ -1,6 +1,7 @@
 #include "lib/analysis/analysis.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "lib/load/loader.h"
@@ -61,37 +62,19 @@ std::string_view ruleOf(schema::Code code) {
 }
 
 // Per object, why the API server would refuse it ("" when it would not): its first
-// violation, which the rule named reports at that place.
-// Whether a violation's line holds a placeholder (`${VAR}`, `{NAME}`, ...): a value substituted
-// before apply, unknown rather than wrong (IN132), that the unit's tools did not resolve.
-bool onPlaceholder(const schema::Violation& v, const std::vector<const model::SourceFile*>& files,
-                   const units::ResolvedLines& resolved) {
-  const std::uint32_t line = v.location.start.line;
-  if (line == 0 || resolved.count({v.location.path, line})) return false;
-  for (const model::SourceFile* f : files) {
-    if (f->path != v.location.path || !f->tree) continue;
-    std::string_view text = f->tree->text();
-    for (std::uint32_t l = 1; l < line && !text.empty(); ++l) {
-      const std::size_t nl = text.find('\n');
-      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    }
-    return model::holdsPlaceholder(text.substr(0, text.find('\n')));
-  }
-  return false;
-}
-
-// Why the API server would refuse each object, "" when it would not. An object refused only
-// for values on placeholder lines is not refused: what is applied there is unknown.
+// violation, which the rule named reports at that place. An object refused only for values on
+// placeholder lines is not refused: what is applied there is unknown.
 std::vector<std::string> refusalsOf(schema::Result& result, std::size_t objects,
                                     const std::vector<const model::SourceFile*>& files,
                                     const units::ResolvedLines& resolved) {
   std::vector<bool> known(objects, false);  // refused for a value that is not a placeholder
   bool anyPlaceholder = false;
+  PlaceholderLines placeholders(files, resolved);
   for (const schema::Violation& v : result.violations) {
     if (v.object >= objects || !result.refused[v.object] ||
         v.code == schema::Code::DeprecatedVersion || known[v.object])
       continue;
-    if (onPlaceholder(v, files, resolved))
+    if (!placeholders.at(v.location.path, v.location.start.line).empty())
       anyPlaceholder = true;
     else
       known[v.object] = true;
@@ -340,6 +323,28 @@ Run analyzeRun(config::Config config, const Inputs& given, const UnitChoice& cho
 Analysis analyze(config::Config config, const Inputs& inputs, const RevisionInputs* revision) {
   Run run = analyzeRun(std::move(config), inputs, {UnitChoice::Mode::Whole}, revision);
   return std::move(run.units.front());
+}
+
+std::string_view PlaceholderLines::at(const std::string& path, std::uint32_t line) {
+  if (line == 0 || resolved_.count({path, line})) return {};
+  const std::vector<std::string_view>* lines = linesOf(path);
+  if (!lines || line > lines->size() || !model::holdsPlaceholder((*lines)[line - 1])) return {};
+  return (*lines)[line - 1];
+}
+
+const std::vector<std::string_view>* PlaceholderLines::linesOf(const std::string& path) {
+  if (auto it = lines_.find(path); it != lines_.end()) return &it->second;
+  for (const model::SourceFile* f : files_) {
+    if (f->path != path || !f->tree) continue;
+    std::vector<std::string_view>& out = lines_[path];
+    for (std::string_view text = f->tree->text(); !text.empty();) {
+      const std::size_t nl = text.find('\n');
+      out.push_back(text.substr(0, nl));
+      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    }
+    return &out;
+  }
+  return nullptr;
 }
 
 fs::path findRoot(const std::vector<std::string>& paths, const std::string& configPath) {

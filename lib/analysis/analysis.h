@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -66,6 +67,24 @@ struct Input {
   std::unordered_map<std::string, std::string_view> definitions;  // → Input::files' paths
   static std::string identityOf(std::string_view group, std::string_view kind,
                                 std::string_view namespace_, std::string_view name);
+};
+
+// The lines of a unit's files that hold a placeholder (`${VAR}`, `{NAME}`, ...) its tools did
+// not substitute: values unknown before apply, on which no finding rests (IN132) and for which
+// no object is refused. Each file's lines are indexed once, on first use.
+class PlaceholderLines {
+ public:
+  PlaceholderLines(const std::vector<const model::SourceFile*>& files,
+                   const units::ResolvedLines& resolved)
+      : files_(files), resolved_(resolved) {}
+  // Line `line` (from 1) of `path` when it holds such a placeholder; empty otherwise.
+  std::string_view at(const std::string& path, std::uint32_t line);
+
+ private:
+  const std::vector<std::string_view>* linesOf(const std::string& path);
+  const std::vector<const model::SourceFile*>& files_;
+  const units::ResolvedLines& resolved_;
+  std::map<std::string, std::vector<std::string_view>, std::less<>> lines_;
 };
 
 // The analysis of one unit (units/unit.h): every stage after load, run on its objects.
