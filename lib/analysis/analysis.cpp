@@ -57,6 +57,8 @@ std::string_view ruleOf(schema::Code code) {
       return "IN124";
     case schema::Code::DeprecatedVersion:
       return "IN125";
+    case schema::Code::SeedField:
+      return "IN126";
   }
   return "IN12x";
 }
@@ -72,7 +74,8 @@ std::vector<std::string> refusalsOf(schema::Result& result, std::size_t objects,
   PlaceholderLines placeholders(files, resolved);
   for (const schema::Violation& v : result.violations) {
     if (v.object >= objects || !result.refused[v.object] ||
-        v.code == schema::Code::DeprecatedVersion || known[v.object])
+        v.code == schema::Code::DeprecatedVersion || v.code == schema::Code::SeedField ||
+        known[v.object])
       continue;
     if (!placeholders.at(v.location.path, v.location.start.line).empty())
       anyPlaceholder = true;
@@ -85,7 +88,7 @@ std::vector<std::string> refusalsOf(schema::Result& result, std::size_t objects,
   std::vector<std::string> out(objects);
   for (const schema::Violation& v : result.violations) {
     if (v.object >= objects || !result.refused[v.object] || !out[v.object].empty() ||
-        v.code == schema::Code::DeprecatedVersion)
+        v.code == schema::Code::DeprecatedVersion || v.code == schema::Code::SeedField)
       continue;
     out[v.object] = "it fails schema validation (see " + std::string(ruleOf(v.code)) + " at " +
                     v.location.path + ":" + std::to_string(v.location.start.line) + ":" +
@@ -129,7 +132,7 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
   a.problems = std::move(unit.problems);
   a.skipped = input->skipped;
   {
-    schema::Registry registry;
+    schema::Registry registry(schemaChannel(config));
     registry.share(compiled);  // each CRD compiled once for all the units
     // Configured schemas replace the built-in ones; CRDs in the input replace both.
     for (const config::SchemaFile& f : config.schemas)
@@ -171,6 +174,12 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
 }
 
 }  // namespace
+
+schema::Channel schemaChannel(const config::Config& config) {
+  return config.gatewayApiChannel == config::GatewayApiChannel::Standard
+             ? schema::Channel::Standard
+             : schema::Channel::Experimental;
+}
 
 std::string Input::identityOf(std::string_view group, std::string_view kind,
                               std::string_view namespace_, std::string_view name) {

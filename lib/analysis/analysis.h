@@ -135,6 +135,9 @@ struct Analysis {
   std::string_view definitionOf(const model::Missing& object) const;
 };
 
+// The built-in schemas' Gateway API channel the config chooses.
+schema::Channel schemaChannel(const config::Config& config);
+
 // For an analysis put together by hand (tests, benchmarks): `file` becomes one of its files,
 // owned by its input (made when it has none).
 void addFile(Analysis& analysis, std::unique_ptr<model::SourceFile> file);

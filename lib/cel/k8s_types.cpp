@@ -1,13 +1,14 @@
-// The Kubernetes CEL libraries' IP, CIDR and URL types, as the apiserver defines them: an IP
-// is IPv4 in dotted decimal without leading zeros or IPv6 without a zone, never an
+// The Kubernetes CEL libraries' IP, CIDR, URL and quantity types, as the apiserver defines
+// them: an IP is IPv4 in dotted decimal without leading zeros or IPv6 without a zone, never an
 // IPv4-mapped IPv6 address; a URL is what Go's url.ParseRequestURI accepts (an absolute URL or
-// an absolute path). Quantities are not implemented: they compile as unsupported.
+// an absolute path); a quantity is what resource.ParseQuantity accepts ("500m", "1Gi", "2e3").
 
 #include "lib/cel/k8s_types.h"
 
 #include <arpa/inet.h>
 
 #include <array>
+#include <cmath>
 #include <cstring>
 
 #include "lib/cel/heap.h"
@@ -105,6 +106,66 @@ struct CidrHeap final : OpaqueHeap {
     return formatAddress(prefix.address) + "/" + std::to_string(prefix.length);
   }
 };
+
+// A quantity's value. The rules compare quantities with each other and with bounds such as
+// 4Gi or 2^31: a long double holds every integer they name exactly, and 500m as closely as
+// resource.Quantity's own comparisons need.
+struct QuantityHeap final : OpaqueHeap {
+  explicit QuantityHeap(long double v) : value(v) {}
+  long double value;
+  std::string_view typeName() const override { return "kubernetes.Quantity"; }
+  bool equals(const OpaqueHeap& o) const override {
+    return value == static_cast<const QuantityHeap&>(o).value;
+  }
+  std::string text() const override {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%Lg", value);
+    return buf;
+  }
+};
+
+// resource.ParseQuantity: <sign><digits>[.<digits>]<suffix>, the suffix a binary one (Ki..Ei),
+// a decimal one (n, u, m, k, M..E) or an exponent (e3, E-2).
+std::optional<long double> parseQuantity(std::string_view s) {
+  if (s.empty() || s.size() > 128) return std::nullopt;
+  std::size_t i = 0;
+  bool negative = false;
+  if (s[i] == '+' || s[i] == '-') negative = s[i++] == '-';
+  long double value = 0;
+  std::size_t digits = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++digits)
+    value = value * 10 + (s[i] - '0');
+  if (i < s.size() && s[i] == '.') {
+    long double scale = 0.1L;
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++digits, scale /= 10)
+      value += (s[i] - '0') * scale;
+  }
+  if (digits == 0) return std::nullopt;
+  std::string_view suffix = s.substr(i);
+  static constexpr std::pair<std::string_view, long double> kSuffixes[] = {
+      {"", 1.0L},     {"Ki", 0x1p10L}, {"Mi", 0x1p20L}, {"Gi", 0x1p30L}, {"Ti", 0x1p40L},
+      {"Pi", 0x1p50L}, {"Ei", 0x1p60L}, {"n", 1e-9L},   {"u", 1e-6L},    {"m", 1e-3L},
+      {"k", 1e3L},     {"M", 1e6L},    {"G", 1e9L},     {"T", 1e12L},    {"P", 1e15L},
+      {"E", 1e18L}};
+  long double factor = 0;
+  for (const auto& [name, f] : kSuffixes)
+    if (suffix == name) factor = f;
+  if (factor == 0) {
+    if (suffix.size() < 2 || (suffix[0] != 'e' && suffix[0] != 'E')) return std::nullopt;
+    std::size_t j = 1;
+    bool negativeExponent = false;
+    if (suffix[j] == '+' || suffix[j] == '-') negativeExponent = suffix[j++] == '-';
+    if (j >= suffix.size() || suffix.size() - j > 4) return std::nullopt;
+    int exponent = 0;
+    for (; j < suffix.size(); ++j) {
+      if (suffix[j] < '0' || suffix[j] > '9') return std::nullopt;
+      exponent = exponent * 10 + (suffix[j] - '0');
+    }
+    factor = std::pow(10.0L, negativeExponent ? -exponent : exponent);
+  }
+  value *= factor;
+  return negative ? -value : value;
+}
 
 struct Url {
   std::string scheme, host, path, rawQuery;
@@ -274,6 +335,17 @@ constexpr K8sOverload kK8sOverloads[] = {
     {"containsIP", true, 1, Fn::ContainsIp},
     {"containsCIDR", true, 1, Fn::ContainsCidr},
     {"masked", true, 0, Fn::Masked},
+    {"quantity", false, 1, Fn::Quantity},
+    {"isQuantity", false, 1, Fn::IsQuantity},
+    {"isGreaterThan", true, 1, Fn::QuantityIsGreaterThan},
+    {"isLessThan", true, 1, Fn::QuantityIsLessThan},
+    {"compareTo", true, 1, Fn::QuantityCompareTo},
+    {"isInteger", true, 0, Fn::QuantityIsInteger},
+    {"asInteger", true, 0, Fn::QuantityAsInteger},
+    {"asApproximateFloat", true, 0, Fn::QuantityAsApproximateFloat},
+    {"sign", true, 0, Fn::QuantitySign},
+    {"add", true, 1, Fn::QuantityAdd},
+    {"sub", true, 1, Fn::QuantitySub},
     {"isURL", false, 1, Fn::IsUrl},
     {"url", false, 1, Fn::Url},
     {"getScheme", true, 0, Fn::GetScheme},
@@ -370,6 +442,50 @@ Value cidrFunction(Fn fn, std::span<const Value> args, Context& ctx, std::string
   }
 }
 
+Value makeQuantity(long double v) {
+  return Value::fromHeap(K::Opaque, std::make_shared<QuantityHeap>(v));
+}
+
+Value quantityFunction(Fn fn, std::span<const Value> args, Context& ctx, std::string_view name) {
+  const QuantityHeap* q = as<QuantityHeap>(args[0]);
+  if (!q) return noOverload(ctx, name, args);
+  const long double v = q->value;
+  auto other = [&]() -> std::optional<long double> {
+    if (const QuantityHeap* o = as<QuantityHeap>(args[1])) return o->value;
+    if (args[1].kind() == K::Int && (fn == Fn::QuantityAdd || fn == Fn::QuantitySub))
+      return static_cast<long double>(args[1].asInt());
+    return std::nullopt;
+  };
+  switch (fn) {
+    case Fn::QuantityIsInteger:
+      return Value::boolean(std::nearbyint(v) == v && std::fabs(v) < 0x1p63L);
+    case Fn::QuantityAsInteger:
+      if (std::nearbyint(v) != v || std::fabs(v) >= 0x1p63L)
+        return ctx.fail("cannot convert value to integer");
+      return Value::integer(static_cast<std::int64_t>(v));
+    case Fn::QuantityAsApproximateFloat:
+      return Value::real(static_cast<double>(v));
+    case Fn::QuantitySign:
+      return Value::integer(v > 0 ? 1 : v < 0 ? -1 : 0);
+    default: {
+      std::optional<long double> o = other();
+      if (!o) return noOverload(ctx, name, args);
+      switch (fn) {
+        case Fn::QuantityIsGreaterThan:
+          return Value::boolean(v > *o);
+        case Fn::QuantityIsLessThan:
+          return Value::boolean(v < *o);
+        case Fn::QuantityCompareTo:
+          return Value::integer(v > *o ? 1 : v < *o ? -1 : 0);
+        case Fn::QuantityAdd:
+          return makeQuantity(v + *o);
+        default:  // QuantitySub
+          return makeQuantity(v - *o);
+      }
+    }
+  }
+}
+
 Value urlFunction(Fn fn, std::span<const Value> args, Context& ctx, std::string_view name) {
   const UrlHeap* url = as<UrlHeap>(args[0]);
   if (!url) return noOverload(ctx, name, args);
@@ -423,6 +539,24 @@ Value callK8sFunction(const Node& call, std::span<const Value> args, Context& ct
       }
       return Value::fromHeap(K::Opaque, std::make_shared<CidrHeap>(*prefix));
     }
+    case Fn::IsQuantity:
+    case Fn::Quantity: {
+      if (!isString(a)) return noOverload(ctx, name, args);
+      std::optional<long double> q = parseQuantity(a.asString());
+      if (call.fn == Fn::IsQuantity) return Value::boolean(q.has_value());
+      if (!q) return ctx.fail("quantities must match the regular expression");
+      return makeQuantity(*q);
+    }
+    case Fn::QuantityIsGreaterThan:
+    case Fn::QuantityIsLessThan:
+    case Fn::QuantityCompareTo:
+    case Fn::QuantityIsInteger:
+    case Fn::QuantityAsInteger:
+    case Fn::QuantityAsApproximateFloat:
+    case Fn::QuantitySign:
+    case Fn::QuantityAdd:
+    case Fn::QuantitySub:
+      return quantityFunction(call.fn, args, ctx, name);
     case Fn::IsUrl:
     case Fn::Url: {
       if (!isString(a)) return noOverload(ctx, name, args);

@@ -354,6 +354,22 @@ void readEnvoyGateway(const Reader& r, yaml::NodeRef node, EnvoyGatewaySettings&
   }
 }
 
+// gatewayAPI: {channel: standard | experimental}
+void readGatewayApi(const Reader& r, yaml::NodeRef node, Config& config) {
+  if (!node.isMapping()) r.fail(node, "gatewayAPI must be a mapping (channel: standard or experimental)");
+  for (auto [k, v] : node.entries()) {
+    if (k.str() != "channel")
+      r.fail(k, "unknown gatewayAPI setting \"" + std::string(k.str()) + "\" (known: channel)");
+    std::string channel = r.string(v, "gatewayAPI.channel");
+    if (channel == "standard")
+      config.gatewayApiChannel = GatewayApiChannel::Standard;
+    else if (channel == "experimental")
+      config.gatewayApiChannel = GatewayApiChannel::Experimental;
+    else
+      r.fail(v, "gatewayAPI.channel must be standard or experimental, not \"" + channel + "\"");
+  }
+}
+
 }  // namespace
 
 bool ExternalObject::matches(std::string_view objectGroup, std::string_view objectKind,
@@ -580,6 +596,8 @@ Config parseConfig(std::string text, const std::string& displayPath, const Confi
       readKuma(r, v, config);
     else if (key == "envoyGateway")
       readEnvoyGateway(r, v, config.envoyGateway);
+    else if (key == "gatewayAPI")
+      readGatewayApi(r, v, config);
     else if (key == "environments")
       readEnvironments(r, v, config);
     else if (key == "schemas")
@@ -588,8 +606,7 @@ Config parseConfig(std::string text, const std::string& displayPath, const Confi
       r.fail(k, "unknown setting \"" + std::string(key) +
                     "\" (known: include, exclude, defaultNamespace, limits, rules, suppressions, "
                     "policies, gatewayClasses, external, snapshots, linkerd, kuma, envoyGateway, "
-                    "environments, "
-                    "schemas)");
+                    "gatewayAPI, environments, schemas)");
   }
   // After the rest: the schema files are parsed with the config's limits.
   if (schemasNode)

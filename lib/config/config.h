@@ -131,6 +131,10 @@ struct EnvoyGatewaySettings {
   std::optional<bool> rateLimit;               // whether `rateLimit` (global rate limiting) is set
 };
 
+// The Gateway API release channel the cluster's CRDs come from (`gatewayAPI: {channel: ...}`):
+// which built-in schemas validate gateway.networking.k8s.io and gateway.networking.x-k8s.io.
+enum class GatewayApiChannel : std::uint8_t { Standard, Experimental };
+
 struct Config {
   std::string path;                  // as reported; empty when no file was read
   std::vector<std::string> include;  // globs over paths relative to the repository root
@@ -148,6 +152,9 @@ struct Config {
   SnapshotSettings snapshots;
   LinkerdSettings linkerd = defaultLinkerdSettings();
   EnvoyGatewaySettings envoyGateway;
+  // Experimental by default: it serves every version and field the standard channel does,
+  // so a repository written for either gets no false error (README "Schema validation").
+  GatewayApiChannel gatewayApiChannel = GatewayApiChannel::Experimental;
   std::vector<Environment> environments;
   // CRDs whose schemas add to or replace the built-in ones (`schemas:`), in the order named.
   std::vector<SchemaFile> schemas;

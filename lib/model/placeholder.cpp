@@ -51,6 +51,9 @@ bool holdsPlaceholder(std::string_view v) {
     }
   }
   if (v.find("PLACEHOLDER") != v.npos) return true;
+  // YOUR_CLIENT_ID, [YOUR_GITLAB_ISSUER_URL]: what a guide asks its reader to fill in.
+  for (std::size_t at = v.find("YOUR_"); at != v.npos; at = v.find("YOUR_", at + 1))
+    if (at + 5 < v.size() && v[at + 5] >= 'A' && v[at + 5] <= 'Z') return true;
   // __NAMESPACE__, $NAMESPACE: a whole value in the forms sed and envsubst replace.
   if (v.size() > 4 && v.starts_with("__") && v.ends_with("__") &&
       allOf(v.substr(2, v.size() - 4), isUpper))

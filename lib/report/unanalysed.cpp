@@ -71,7 +71,7 @@ std::vector<UnanalysedKind> unanalysedKinds(
   std::vector<UnanalysedKind> out;
   for (const analysis::Analysis* a : analyses) {
     // The schemas the analysis validated against: built in, and the input's CRDs.
-    schema::Registry schemas;
+    schema::Registry schemas(analysis::schemaChannel(a->config));
     for (const model::Resource* crd :
          a->store.ofKind("apiextensions.k8s.io", "CustomResourceDefinition"))
       schemas.add(crd->node, "CustomResourceDefinition " + std::string(crd->name));

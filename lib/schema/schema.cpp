@@ -264,16 +264,21 @@ std::unique_ptr<KindSchema> compileCrd(yaml::NodeRef crd, std::string origin) {
   return out;
 }
 
-struct Registry::Builtin {
+namespace {
+
+// One embedded file, lib/schema/data/<source>/<group or "core">/<Kind>.yaml, compiled on first
+// use and kept for the process.
+struct Builtin {
   std::string_view path;
+  std::string_view source;
   std::string group;
   std::string kind;
   std::string_view text;
-  mutable std::once_flag once;
-  mutable std::unique_ptr<yaml::Tree> tree;
-  mutable std::unique_ptr<KindSchema> schema;
+  std::once_flag once;
+  std::unique_ptr<yaml::Tree> tree;
+  std::unique_ptr<KindSchema> schema;
 
-  const KindSchema* get() const {
+  const KindSchema* get() {
     std::call_once(once, [this] {
       yaml::ParseResult parsed = yaml::parse(std::string(text), yaml::ParseLimits{}, false);
       tree = std::move(parsed.tree);
@@ -282,33 +287,61 @@ struct Registry::Builtin {
     });
     return schema.get();
   }
+  // Whether the registry of `channel` serves it: Gateway API's files come in one folder per
+  // channel, the other sources in one.
+  bool in(Channel channel) const {
+    if (source == "gateway-api-standard") return channel == Channel::Standard;
+    if (source == "gateway-api-experimental") return channel == Channel::Experimental;
+    return true;
+  }
 };
 
-namespace {
-
-// lib/schema/data/<group or "core">/<Kind>.yaml
-std::pair<std::string, std::string> groupKindOf(std::string_view path) {
-  std::string_view rest = path.substr(std::string_view("lib/schema/data/").size());
-  std::size_t slash = rest.find('/');
-  std::string group(rest.substr(0, slash));
-  std::string_view file = rest.substr(slash + 1);
-  std::string kind(file.substr(0, file.rfind('.')));
-  if (group == "core") group.clear();
-  return {group, kind};
+// Every embedded file, sorted by kind and group so that a lookup is a binary search.
+std::vector<std::unique_ptr<Builtin>>& builtins() {
+  static std::vector<std::unique_ptr<Builtin>>* all = [] {
+    auto* out = new std::vector<std::unique_ptr<Builtin>>();
+    std::size_t count = 0;
+    const EmbeddedSchema* files = embeddedSchemas(count);
+    constexpr std::string_view kPrefix = "lib/schema/data/";
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string_view rest = files[i].path.substr(kPrefix.size());
+      const std::size_t a = rest.find('/');
+      const std::size_t b = rest.find('/', a + 1);
+      if (a == std::string_view::npos || b == std::string_view::npos) continue;
+      auto builtin = std::make_unique<Builtin>();
+      builtin->path = files[i].path;
+      builtin->source = rest.substr(0, a);
+      builtin->group = std::string(rest.substr(a + 1, b - a - 1));
+      if (builtin->group == "core") builtin->group.clear();
+      std::string_view file = rest.substr(b + 1);
+      builtin->kind = std::string(file.substr(0, file.rfind('.')));
+      builtin->text = files[i].text;
+      out->push_back(std::move(builtin));
+    }
+    std::sort(out->begin(), out->end(), [](const auto& x, const auto& y) {
+      return std::tie(x->kind, x->group, x->source) < std::tie(y->kind, y->group, y->source);
+    });
+    return out;
+  }();
+  return *all;
 }
 
 }  // namespace
 
-Registry::Registry() {
-  std::size_t count = 0;
-  const EmbeddedSchema* files = embeddedSchemas(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    auto b = std::make_unique<Builtin>();
-    b->path = files[i].path;
-    std::tie(b->group, b->kind) = groupKindOf(files[i].path);
-    b->text = files[i].text;
-    builtins_.push_back(std::move(b));
-  }
+Registry::Registry(Channel channel) : channel_(channel) {}
+
+const KindSchema* Registry::builtin(std::string_view group, std::string_view kind,
+                                    Channel channel) {
+  auto& all = builtins();
+  auto it = std::lower_bound(all.begin(), all.end(), std::pair{kind, group},
+                             [](const std::unique_ptr<Builtin>& b, const auto& key) {
+                               return std::pair<std::string_view, std::string_view>(b->kind,
+                                                                                    b->group) <
+                                      key;
+                             });
+  for (; it != all.end() && (*it)->kind == kind && (*it)->group == group; ++it)
+    if ((*it)->in(channel)) return (*it)->get();
+  return nullptr;
 }
 
 Registry::~Registry() = default;
@@ -343,9 +376,7 @@ const KindSchema* Registry::find(std::string_view group, std::string_view kind) 
   // Kinds first: they tell the schemas of one group apart, and most differ in length.
   for (const auto& k : added_)
     if (k->kind == kind && k->group == group) return k.get();
-  for (const auto& b : builtins_)
-    if (b->kind == kind && b->group == group) return b->get();
-  return nullptr;
+  return builtin(group, kind, channel_);
 }
 
 namespace {
@@ -387,10 +418,10 @@ void collectRules(const Node& node, std::string& path, std::string_view kind,
 
 CelSummary builtinCelRules() {
   CelSummary out;
-  Registry registry;
-  for (const auto& [group, kind] : Registry::builtinKinds()) {
-    const KindSchema* schema = registry.find(group, kind);
+  for (const auto& b : builtins()) {
+    const KindSchema* schema = b->get();
     if (!schema) continue;
+    const std::string& kind = b->kind;
     std::unordered_map<const CelRule*, bool> seen;
     for (const VersionSchema& v : schema->versions) {
       if (!v.root) continue;
@@ -401,11 +432,9 @@ CelSummary builtinCelRules() {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> Registry::builtinKinds() {
-  std::vector<std::pair<std::string, std::string>> out;
-  std::size_t count = 0;
-  const EmbeddedSchema* files = embeddedSchemas(count);
-  for (std::size_t i = 0; i < count; ++i) out.push_back(groupKindOf(files[i].path));
+std::vector<BuiltinKind> Registry::builtinKinds() {
+  std::vector<BuiltinKind> out;
+  for (const auto& b : builtins()) out.push_back({std::string(b->source), b->group, b->kind});
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -20,6 +20,7 @@
 #include "lib/model/quote.h"
 #include "lib/schema/defaults.h"
 #include "lib/schema/names.h"
+#include "lib/schema/seed_fields.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::schema {
@@ -941,7 +942,8 @@ class Walker {
   }
 
   void typeError(yaml::NodeRef value, std::string_view expected) {
-    blocking_ = true;
+    // A seed's own form of a field (seed_fields.h) is simulated, not refused: it blocks no rule.
+    if (!seedFormAt(object_.group, object_.kind, pathText())) blocking_ = true;
     invalid(value, pathText() + " in body must be of type " + std::string(expected) + ": " +
                        quoted(value));
   }
@@ -1443,6 +1445,44 @@ void validateObject(const model::Resource& object, const VersionSchema& version,
   walker.object(*version.root);
 }
 
+// The violations a seed's own fields cause (seed_fields.h) become one IN126 per field, and the
+// CRD rules that such a field makes moot are dropped.
+void foldSeedFields(const model::Resource& object, std::vector<Violation>& violations) {
+  if (violations.empty()) return;
+  std::vector<const SeedField*> used;
+  std::vector<Violation> kept;
+  for (Violation& v : violations) {
+    const SeedField* f = seedFieldOf(object.group, object.kind, v);
+    if (!f) {
+      kept.push_back(std::move(v));
+      continue;
+    }
+    if (std::find(used.begin(), used.end(), f) != used.end()) continue;
+    used.push_back(f);
+    Violation seed;
+    seed.code = Code::SeedField;
+    seed.object = v.object;
+    seed.location = v.location;
+    seed.path = std::string(f->path);
+    seed.message = std::string(f->path) + " is defined by " + std::string(f->seed) +
+                   ", but the bundled " + std::string(object.kind) + " CRD does not serve it";
+    kept.push_back(std::move(seed));
+  }
+  if (used.empty()) {
+    violations = std::move(kept);
+    return;
+  }
+  violations.clear();
+  for (Violation& v : kept) {
+    bool moot = false;
+    if (v.code == Code::CelRule)
+      for (const SeedField* f : used)
+        for (std::string_view waived : f->waives)
+          if (!waived.empty() && v.message.find(waived) != std::string::npos) moot = true;
+    if (!moot) violations.push_back(std::move(v));
+  }
+}
+
 Result validate(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
                 std::vector<std::vector<DefaultEntry>>* defaults) {
   for (const model::Resource& r : objects) {
@@ -1495,10 +1535,13 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
                    defaults != nullptr ? &(*defaults)[i] : nullptr);
   });
   for (std::size_t i = 0; i < perObject.size(); ++i) {
+    foldSeedFields(objects[i], perObject[i]);
     for (Violation& v : perObject[i]) {
       // A version not served (or deprecated) refuses nothing: which versions a cluster serves
-      // depends on the CRD release installed there, not on the object.
-      if (v.code != Code::DeprecatedVersion && v.code != Code::VersionNotServed)
+      // depends on the CRD release installed there, not on the object. Nor does a seed's
+      // field: it is simulated as the seed defines it.
+      if (v.code != Code::DeprecatedVersion && v.code != Code::VersionNotServed &&
+          v.code != Code::SeedField)
         result.refused[i] = true;
       result.violations.push_back(std::move(v));
     }

@@ -19,6 +19,7 @@ enum class Code : std::uint8_t {
   VersionNotServed,   // IN123
   DeprecatedVersion,  // IN125
   CelRule,            // IN124: an x-kubernetes-validations rule does not hold
+  SeedField,          // IN126: a field a seed defines and the released CRD does not serve
 };
 
 struct Violation {

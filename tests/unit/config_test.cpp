@@ -67,6 +67,17 @@ TEST_CASE("envoyGateway: settings are unset unless given, each true or false") {
   CHECK_THROWS_AS(parseConfig("envoyGateway: {enableLua: true}\n", "cfg.yaml"), ConfigError);
 }
 
+TEST_CASE("gatewayAPI: the channel is experimental unless standard is chosen") {
+  CHECK(parseConfig("", "cfg.yaml").gatewayApiChannel == GatewayApiChannel::Experimental);
+  CHECK(parseConfig("gatewayAPI: {channel: standard}\n", "cfg.yaml").gatewayApiChannel ==
+        GatewayApiChannel::Standard);
+  CHECK(parseConfig("gatewayAPI: {channel: experimental}\n", "cfg.yaml").gatewayApiChannel ==
+        GatewayApiChannel::Experimental);
+  CHECK_THROWS_AS(parseConfig("gatewayAPI: {channel: beta}\n", "cfg.yaml"), ConfigError);
+  CHECK_THROWS_AS(parseConfig("gatewayAPI: {version: v1}\n", "cfg.yaml"), ConfigError);
+  CHECK_THROWS_AS(parseConfig("gatewayAPI: standard\n", "cfg.yaml"), ConfigError);
+}
+
 TEST_CASE("config errors name the file, line and column") {
   auto fails = [](const char* text, const char* where) {
     CAPTURE(text);

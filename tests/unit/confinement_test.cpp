@@ -93,10 +93,13 @@ TEST_CASE("resolvesInside follows symlinks: a link in the tree to outside is out
 TEST_CASE("placeholders: the forms tools substitute before apply") {
   for (const char* v :
        {"${GATEWAY_NAME}", "${VAR:=default}-svc", "{{ .Values.name }}", "{GATEWAY_CLASS_NAME}",
-        "{IPv6}", "<your-domain>", "PLACEHOLDER_HOST", "__NAMESPACE__", "$NAMESPACE", "app-${ENV}"})
+        "{IPv6}", "<your-domain>", "PLACEHOLDER_HOST", "__NAMESPACE__", "$NAMESPACE", "app-${ENV}",
+        "clientID: [YOUR_GITLAB_CLIENT_ID]", "https://YOUR_DOMAIN/callback",
+        "[THE_GROUP_YOUR_USER_BELONGS]"})
     CHECK_MESSAGE(model::holdsPlaceholder(v), v);
   for (const char* v : {"checkout", "shop.example.com", "/users/{id}", "$", "a<b", "{}",
-                        "^/api/(v1|v2)$", "__x", "10.0.0.0/8"})
+                        "^/api/(v1|v2)$", "__x", "10.0.0.0/8",
+                        "drop: [NET_RAW]", "YOUR_", "your_domain"})
     CHECK_MESSAGE(!model::holdsPlaceholder(v), v);
 }
 

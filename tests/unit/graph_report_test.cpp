@@ -545,18 +545,21 @@ kind: HTTPRoute
 metadata:
   name: a-b
   namespace: x
+spec: {}
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
   name: a.b
   namespace: x
+spec: {}
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: GRPCRoute
 metadata:
   name: a-b
   namespace: x
+spec: {}
 )");
   analysis::Analysis a = analysis::analyze({}, {{dir.path().string()}, dir.path(), 1, {}, {}, {}});
   report::Graph g = report::buildGraph(a);

@@ -102,11 +102,19 @@ TEST_CASE("schema corpus: every Gateway API conformance input passes") {
     MESSAGE("skipped: ", dir.string(), " is not beside the repository");
     return;
   }
-  std::size_t objects = 0;
+  std::size_t objects = 0, deprecated = 0;
   for (const fs::path& path : yamlFiles(dir)) {
     Checked c = validateFile(path);
     objects += c.file.resources.size();
     for (const Violation& v : c.result.violations) {
+      // The suite still writes TCPRoute and UDPRoute at v1alpha2, which the same commit's
+      // experimental CRDs serve deprecated: the API server accepts them with a warning, and so
+      // does IN125. Nothing else may be reported, and such an object is never refused.
+      if (v.code == Code::DeprecatedVersion && v.path == "apiVersion") {
+        ++deprecated;
+        CHECK(!c.result.refused[v.object]);
+        continue;
+      }
       // The suite substitutes its controller's name for this placeholder before applying.
       if (v.message.find("{GATEWAY_CONTROLLER_NAME}") != std::string::npos) continue;
       // And its users' addresses for these (gateway-static-addresses.yaml): as written, an
@@ -116,6 +124,7 @@ TEST_CASE("schema corpus: every Gateway API conformance input passes") {
     }
   }
   CHECK(objects > 400);
+  MESSAGE(deprecated << " objects at a deprecated version (IN125)");
 }
 
 // The passed-value cache (a value known by what its rules read) must never change a result:

@@ -69,7 +69,7 @@ TEST_CASE("null is pruned, unknown kinds are not checked, metadata is ObjectMeta
   CHECK(check("apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec: {x: 1}\n")
             .violations.empty());
   CHECK(messages(check("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"
-                       "metadata: {name: r, labelz: {a: b}, labels: {n: 1}}\n")) ==
+                       "metadata: {name: r, labelz: {a: b}, labels: {n: 1}}\nspec: {}\n")) ==
         std::vector<std::string>{"unknown field \"metadata.labelz\"",
                                  "metadata.labels.n: Invalid value: 1: metadata.labels.n in "
                                  "body must be of type string: 1"});
@@ -127,13 +127,15 @@ void patterns(const Node& n, std::vector<const Node*>& seen, int& total, int& un
 }
 
 TEST_CASE("every built-in schema compiles, with a schema per version and RE2 patterns") {
-  Registry registry;
   auto kinds = Registry::builtinKinds();
-  CHECK(kinds.size() >= 11);  // the Gateway API kinds bundled so far
-  for (const auto& [group, kind] : kinds) {
+  CHECK(kinds.size() >= 170);  // every kind of ../shared/crds and the core ones
+  for (const auto& [source, group, kind] : kinds) {
+    CAPTURE(source);
     CAPTURE(group);
     CAPTURE(kind);
-    const KindSchema* k = registry.find(group, kind);
+    const Channel channel =
+        source == "gateway-api-standard" ? Channel::Standard : Channel::Experimental;
+    const KindSchema* k = Registry::builtin(group, kind, channel);
     REQUIRE(k);
     CHECK(k->kind == kind);
     CHECK(k->group == group);
@@ -142,10 +144,9 @@ TEST_CASE("every built-in schema compiles, with a schema per version and RE2 pat
     int total = 0, unsupported = 0;
     for (const VersionSchema& v : k->versions) {
       REQUIRE(v.root);
-      // Kinds without a spec (ConfigMap, Secret, ServiceAccount) keep their fields at the top.
-      bool hasSpec = v.root->property("spec") != nullptr;
-      bool topLevel = v.root->property("data") || v.root->property("secrets");
-      CHECK((hasSpec || topLevel));
+      // Every kind's schema is an object that declares its fields or keeps them open.
+      CHECK(v.root->type == Type::Object);
+      CHECK((!v.root->properties.empty() || v.root->preserveUnknown));
       patterns(*v.root, seen, total, unsupported);
     }
     CHECK(unsupported == 0);
@@ -334,14 +335,14 @@ spec:
               fieldPath: .size
             - rule: self == oldSelf
               message: immutable
-            - rule: quantity(self.mem).isGreaterThan(quantity('1Gi'))
-              message: not a quantity
+            - rule: semver(self.version).isGreaterThan(semver('1.0.0'))
+              message: too old
             - rule: self.items.all(a, self.items.all(b, self.items.all(c, a + b + c >= 0)))
               message: expensive
             properties:
               size: {type: integer}
               max: {type: integer}
-              mem: {type: string}
+              version: {type: string}
               items: {type: array, items: {type: integer}}
 )";
 
@@ -361,7 +362,7 @@ TEST_CASE("CEL: messageExpression, reason and fieldPath; rules that cannot be ev
   // The transition rule is skipped, as on create; the two others are listed once each for
   // the run, not once per object.
   REQUIRE(r.unenforced.size() == 2);
-  CHECK(r.unenforced[0].rule == "quantity(self.mem).isGreaterThan(quantity('1Gi'))");
+  CHECK(r.unenforced[0].rule == "semver(self.version).isGreaterThan(semver('1.0.0'))");
   CHECK(r.unenforced[0].why.starts_with("uses CEL not implemented here"));
   CHECK(r.unenforced[0].path == "spec");
   CHECK(r.unenforced[1].why == "its evaluation exceeds the cost limit");
@@ -391,7 +392,11 @@ TEST_CASE("CEL: every rule of the built-in schemas is counted and enforced") {
   CHECK(summary.total == rulesInData());
   CHECK(summary.total > 0);
   CHECK(summary.enforced + summary.transition + summary.unenforced.size() == summary.total);
-  CHECK(summary.unenforced.empty());
+  // One rule is left, listed by `policygraph rules`: Gateway API's XBackend compares the
+  // Kubernetes format library's optional result with null, and what the API server's CEL
+  // makes of that comparison is not something to guess (README "Schema validation").
+  REQUIRE(summary.unenforced.size() == 1);
+  CHECK(summary.unenforced[0].starts_with("XBackend spec.port.name: "));
 }
 
 // allOf, anyOf, oneOf and not (a CRD of our own, one field per keyword).
