@@ -168,6 +168,7 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
   a.kuma = graph::kuma::build(a.store, config.kumaSystemNamespace);
   policy::PolicyOptions policyOptions = inputs.policy;
   policyOptions.jobs = inputs.jobs;
+  policyOptions.schemaChannel = schemaChannel(config);
   a.policies = policy::simulate(a.store, a.topology, config, policyOptions);
   a.linkerd = policy::linkerd::buildLinkerd(a.store, config.linkerd, inputs.jobs);
   return a;

@@ -415,7 +415,7 @@ std::vector<Effective> effectiveOnWith(const PolicyModel& model, const graph::To
 PolicyModel simulate(const model::Store& store, graph::Topology& topology,
                      const config::Config& config, const PolicyOptions& options) {
   PolicyModel model;
-  model.profiles = collectProfiles(store, config);
+  model.profiles = collectProfiles(store, config, options.schemaChannel);
   model.indexTopology(topology, options.jobs);
   Resolver resolver(store, topology, model);
   for (const model::Resource& r : store.all()) {

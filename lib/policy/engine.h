@@ -138,6 +138,9 @@ struct PolicyOptions {
   // and `diff` show them; no rule reads them, so `lint` and the other commands turn them off
   // (a twentieth of lint's time on a large repository). Policies still get `Accepted`.
   bool enforcementStatus = true;
+  // The Gateway API channel of the built-in schemas, whose policy-labelled CRDs are policy
+  // kinds out of the box.
+  schema::Channel schemaChannel = schema::Channel::Experimental;
 };
 
 // `topology` is taken by reference because route conditions are folded into it: the policy

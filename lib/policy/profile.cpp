@@ -127,13 +127,107 @@ const std::vector<Profile>& builtinProfiles() {
   return profiles;
 }
 
-ProfileSet collectProfiles(const model::Store& store, const config::Config& config) {
+bool policyLabelClass(std::string_view value, bool& inherited) {
+  inherited = equalsIgnoreCase(value, "inherited");
+  return inherited || equalsIgnoreCase(value, "direct");
+}
+
+namespace {
+
+// The quoted words a CEL rule compares `kind` with: `kind == 'Gateway'`, `kind=='X'`,
+// `kind in ['HTTPRoute', 'GRPCRoute']`.
+void kindsCompared(std::string_view rule, std::vector<std::string>& out) {
+  auto word = [&](std::size_t& i) -> std::string {
+    if (i >= rule.size() || (rule[i] != '\'' && rule[i] != '"')) return {};
+    const char quote = rule[i];
+    std::size_t end = rule.find(quote, i + 1);
+    if (end == std::string_view::npos) return {};
+    std::string w(rule.substr(i + 1, end - i - 1));
+    i = end + 1;
+    return w;
+  };
+  auto skipSpaces = [&](std::size_t& i) {
+    while (i < rule.size() && rule[i] == ' ') ++i;
+  };
+  for (std::size_t at = rule.find("kind"); at != std::string_view::npos;
+       at = rule.find("kind", at + 4)) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(rule[at - 1])) || rule[at - 1] == '_'))
+      continue;
+    std::size_t i = at + 4;
+    skipSpaces(i);
+    if (rule.compare(i, 2, "==") == 0) {
+      i += 2;
+      skipSpaces(i);
+      if (std::string w = word(i); !w.empty()) out.push_back(std::move(w));
+    } else if (rule.compare(i, 3, "in ") == 0) {
+      i += 3;
+      skipSpaces(i);
+      if (i >= rule.size() || rule[i] != '[') continue;
+      ++i;
+      while (i < rule.size() && rule[i] != ']') {
+        skipSpaces(i);
+        if (std::string w = word(i); !w.empty()) out.push_back(std::move(w));
+        else break;
+        skipSpaces(i);
+        if (i < rule.size() && rule[i] == ',') ++i;
+      }
+    }
+  }
+}
+
+void targetKindsAt(const schema::Node* ref, std::vector<std::string>& out) {
+  if (!ref) return;
+  for (const schema::CelRule& r : ref->rules) kindsCompared(r.rule, out);
+  if (const schema::Node* kind = ref->property("kind"))
+    for (yaml::NodeRef v : kind->enumValues) out.emplace_back(v.str());
+}
+
+}  // namespace
+
+std::vector<std::string> targetKindsOf(const schema::KindSchema& schema) {
+  std::vector<std::string> out;
+  const schema::VersionSchema* version = nullptr;
+  for (const schema::VersionSchema& v : schema.versions)
+    if (v.served && v.root) version = &v;  // the last served one: the newest, as CRDs list them
+  if (!version) return out;
+  const schema::Node* spec = version->root->property("spec");
+  if (!spec) return out;
+  targetKindsAt(spec->property("targetRef"), out);
+  if (const schema::Node* refs = spec->property("targetRefs")) {
+    for (const schema::CelRule& r : refs->rules) kindsCompared(r.rule, out);
+    targetKindsAt(refs->items, out);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+ProfileSet collectProfiles(const model::Store& store, const config::Config& config,
+                           schema::Channel channel) {
   ProfileSet set;
   set.profiles = builtinProfiles();
+  // Policy kinds the bundled CRDs label, for the kinds the input holds objects of; a kind a
+  // built-in profile covers keeps it.
+  for (const schema::Registry::PolicyLabel& label : schema::Registry::builtinPolicyLabels(channel)) {
+    bool inherited = false;
+    if (!policyLabelClass(label.value, inherited) || set.find(label.group, label.kind) ||
+        store.ofKind(label.group, label.kind).empty())
+      continue;
+    Profile p;
+    p.group = label.group;
+    p.kind = label.kind;
+    p.policyClass = inherited ? PolicyClass::Inherited : PolicyClass::Direct;
+    p.family = Family::GatewayApi;
+    if (const schema::KindSchema* schema =
+            schema::Registry::builtin(label.group, label.kind, channel))
+      p.targetKinds = targetKindsOf(*schema);
+    p.origin = "the bundled " + std::string(label.kind) + " CRD";
+    set.profiles.push_back(std::move(p));
+  }
   for (const model::Resource* crd : store.ofKind("CustomResourceDefinition")) {
     std::string_view label = crd->label(kPolicyLabel);
-    bool inherited = equalsIgnoreCase(label, "inherited");
-    if (!inherited && !equalsIgnoreCase(label, "direct")) continue;
+    bool inherited = false;
+    if (!policyLabelClass(label, inherited)) continue;
     yaml::NodeRef spec = crd->spec();
     std::string_view group = spec.get("group").str();
     std::string_view kind = spec.get("names").get("kind").str();

@@ -12,6 +12,7 @@
 #include "lib/config/config.h"
 #include "lib/model/source.h"
 #include "lib/model/store.h"
+#include "lib/schema/schema.h"
 
 namespace pg::policy {
 
@@ -62,7 +63,20 @@ struct ProfileSet {
 // Gateway API BackendTLSPolicy, BackendLBPolicy.
 const std::vector<Profile>& builtinProfiles();
 
-// Built-in profiles, then one per labelled CRD of the input, then the config's declarations.
-ProfileSet collectProfiles(const model::Store& store, const config::Config& config);
+// Built-in profiles; then, for the kinds the input has objects of, one per built-in schema
+// whose CRD carries the GEP-713 label (NGINX Gateway Fabric, kgateway, GKE...: generic
+// Gateway API semantics, the target kinds their schema allows); then one per labelled CRD of
+// the input; then the config's declarations.
+ProfileSet collectProfiles(const model::Store& store, const config::Config& config,
+                           schema::Channel channel = schema::Channel::Experimental);
+
+// Whether a `gateway.networking.k8s.io/policy` label value makes a policy kind (Direct or
+// Inherited, any case); `inherited` says which.
+bool policyLabelClass(std::string_view value, bool& inherited);
+
+// The kinds a policy's targetRef may name, as its schema says: the enum of
+// spec.targetRef(s).kind, else the kinds its CEL rules there compare `kind` with. Empty when
+// the schema does not restrict them.
+std::vector<std::string> targetKindsOf(const schema::KindSchema& schema);
 
 }  // namespace pg::policy

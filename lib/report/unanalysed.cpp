@@ -5,6 +5,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "lib/policy/profile.h"
 #include "lib/schema/schema.h"
 
 namespace pg::report {
@@ -71,13 +72,33 @@ std::vector<UnanalysedKind> unanalysedKinds(
   std::vector<UnanalysedKind> out;
   for (const analysis::Analysis* a : analyses) {
     // The schemas the analysis validated against: built in, and the input's CRDs.
-    schema::Registry schemas(analysis::schemaChannel(a->config));
+    const schema::Channel channel = analysis::schemaChannel(a->config);
+    schema::Registry schemas(channel);
+    // Policy kinds whose GEP-713 label is neither Direct nor Inherited: validated, but no
+    // semantics is guessed for them, so they count as not analysed.
+    std::vector<std::pair<std::string, std::string>> oddPolicies;
+    auto odd = [&](std::string_view group, std::string_view kind, std::string_view label) {
+      bool inherited = false;
+      if (!policy::policyLabelClass(label, inherited))
+        oddPolicies.emplace_back(std::string(group), std::string(kind));
+    };
+    for (const schema::Registry::PolicyLabel& l : schema::Registry::builtinPolicyLabels(channel))
+      odd(l.group, l.kind, l.value);
     for (const model::Resource* crd :
-         a->store.ofKind("apiextensions.k8s.io", "CustomResourceDefinition"))
+         a->store.ofKind("apiextensions.k8s.io", "CustomResourceDefinition")) {
       schemas.add(crd->node, "CustomResourceDefinition " + std::string(crd->name));
+      if (yaml::NodeRef label = crd->labels().get("gateway.networking.k8s.io/policy"))
+        odd(crd->spec().get("group").str(), crd->spec().get("names").get("kind").str(),
+            label.str());
+    }
     for (const model::Resource* r : a->store.objects()) {
       if (r->kind.empty() || read(r->group, r->kind)) continue;  // no kind: IN109 says so
-      if (schemas.find(r->group, r->kind) || a->policies.profiles.find(r->group, r->kind)) continue;
+      const bool oddPolicy =
+          std::find(oddPolicies.begin(), oddPolicies.end(),
+                    std::pair<std::string, std::string>(r->group, r->kind)) != oddPolicies.end();
+      if (!oddPolicy &&
+          (schemas.find(r->group, r->kind) || a->policies.profiles.find(r->group, r->kind)))
+        continue;
       const model::Location at = r->locate(r->node);
       add(out, r->group, r->kind, at.path + ":" + std::to_string(at.start.line));
     }

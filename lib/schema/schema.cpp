@@ -432,6 +432,25 @@ CelSummary builtinCelRules() {
   return out;
 }
 
+std::vector<Registry::PolicyLabel> Registry::builtinPolicyLabels(Channel channel) {
+  // The generator writes the label in the CRD's metadata, near the top of the file:
+  // `labels: {gateway.networking.k8s.io/policy: Direct}`.
+  constexpr std::string_view kKey = "gateway.networking.k8s.io/policy: ";
+  std::vector<PolicyLabel> out;
+  for (const auto& b : builtins()) {
+    if (!b->in(channel)) continue;
+    std::string_view head = b->text.substr(0, b->text.find("\nspec:"));
+    std::size_t at = head.find(kKey);
+    if (at == std::string_view::npos) continue;
+    std::string_view value = head.substr(at + kKey.size());
+    value = value.substr(0, value.find_first_of("},\n"));
+    if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"'))
+      value = value.substr(1, value.size() - 2);
+    out.push_back({b->group, b->kind, value});
+  }
+  return out;
+}
+
 std::vector<BuiltinKind> Registry::builtinKinds() {
   std::vector<BuiltinKind> out;
   for (const auto& b : builtins()) out.push_back({std::string(b->source), b->group, b->kind});

@@ -169,6 +169,15 @@ class Registry {
 
   // Every built-in schema file (both channels), for `policygraph rules`, the README and tests.
   static std::vector<BuiltinKind> builtinKinds();
+  // The `gateway.networking.k8s.io/policy` label of the built-in CRD of each kind in one
+  // channel that carries it (GEP-713's Direct or Inherited, as written; other values too),
+  // read from the embedded text without compiling anything.
+  struct PolicyLabel {
+    std::string_view group;
+    std::string_view kind;
+    std::string_view value;
+  };
+  static std::vector<PolicyLabel> builtinPolicyLabels(Channel channel);
   // The built-in schema of a group and kind in one channel (null when none): compiled once per
   // process, shared by every registry.
   static const KindSchema* builtin(std::string_view group, std::string_view kind,

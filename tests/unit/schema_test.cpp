@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "lib/load/loader.h"
+#include "lib/policy/profile.h"
 #include "lib/schema/embedded.h"
 #include "lib/schema/validate.h"
 
@@ -578,6 +580,42 @@ TEST_CASE("junctors compile into the schema nodes") {
   CHECK(spec->property("any")->anyOf.size() == 2);
   CHECK_FALSE(spec->junctors);
   CHECK_FALSE(spec->property("one")->property("a")->junctors);
+}
+
+}  // namespace
+}  // namespace pg::schema
+
+namespace pg::schema {
+namespace {
+
+TEST_CASE("policy kinds of other implementations: the bundled CRDs' labels and target kinds") {
+  std::map<std::string, std::string> labels;
+  for (const auto& l : Registry::builtinPolicyLabels(Channel::Experimental))
+    labels[std::string(l.group) + "/" + std::string(l.kind)] = std::string(l.value);
+  CHECK(labels["gateway.nginx.org/ClientSettingsPolicy"] == "inherited");
+  CHECK(labels["gateway.kgateway.dev/TrafficPolicy"] == "Direct");
+  CHECK(labels["networking.gke.io/GCPBackendPolicy"] == "Direct");
+  CHECK(labels["networking.gke.io/GCPRoutingExtension"] == "true");  // neither class
+  CHECK(labels["gateway.networking.x-k8s.io/XBackendTrafficPolicy"] == "Direct");
+  CHECK(labels.count("gateway.envoyproxy.io/BackendTrafficPolicy") == 0);  // not labelled
+  // The standard channel has no XBackendTrafficPolicy.
+  bool standardHasX = false;
+  for (const auto& l : Registry::builtinPolicyLabels(Channel::Standard))
+    standardHasX = standardHasX || l.kind == "XBackendTrafficPolicy";
+  CHECK_FALSE(standardHasX);
+
+  using Kinds = std::vector<std::string>;
+  // From `self.kind=='Gateway' || ...` on targetRef.
+  const KindSchema* csp =
+      Registry::builtin("gateway.nginx.org", "ClientSettingsPolicy", Channel::Experimental);
+  REQUIRE(csp);
+  CHECK(pg::policy::targetKindsOf(*csp) == Kinds{"GRPCRoute", "Gateway", "HTTPRoute"});
+  // From `self.all(r, r.kind == 'Gateway' || ...)` on targetRefs; its `endsWith('ListenerSet')`
+  // names no kind.
+  const KindSchema* tp =
+      Registry::builtin("gateway.kgateway.dev", "TrafficPolicy", Channel::Experimental);
+  REQUIRE(tp);
+  CHECK(pg::policy::targetKindsOf(*tp) == Kinds{"GRPCRoute", "Gateway", "HTTPRoute"});
 }
 
 }  // namespace
