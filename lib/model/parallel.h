@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -14,6 +15,16 @@
 #include <vector>
 
 namespace pg::model {
+
+namespace detail {
+// Whether this thread is one of the pool's (a parallelFor inside a parallelFor runs inline).
+bool& inPool();
+// Runs task(w) for every w in [0, workers): task(0) on this thread, the others on the pool's
+// threads, which start once and wait for work for the rest of the process. Returns when every
+// one has returned; an entry no pool thread has started when task(0) returns is dropped (the
+// tasks claim items from a shared counter, so task(0) has done its share).
+void runOnPool(unsigned workers, const std::function<void(unsigned)>& task);
+}  // namespace detail
 
 // How many threads `parallelFor` uses for `n` items: `jobs` (at least 1, at most 64), but no
 // more than there are items, and one when there are fewer than `minItems` (threads cost more
@@ -24,7 +35,7 @@ inline unsigned workersFor(unsigned jobs, std::size_t n, std::size_t minItems = 
 }
 
 // Calls `fn(i, worker)` for every i in [0, n) on `workers` threads (the calling thread is one
-// of them); `worker` < `workers` names the thread, for state a thread keeps of its own. Items
+// of them, the others a pool's, started once for the process); `worker` < `workers` names the thread, for state a thread keeps of its own. Items
 // are handed out in index order, in small batches, so a slow item or a busy core does not
 // hold the others back. `fn` may only write what belongs to item `i` or to `worker`; whoever
 // merges per-worker state must do it so that the outcome does not depend on which worker saw
@@ -36,7 +47,7 @@ template <typename Fn>
 void parallelFor(unsigned workers, std::size_t n, Fn&& fn) {
   if (n == 0) return;
   workers = std::max(1u, workers);
-  if (workers == 1) {
+  if (workers == 1 || detail::inPool()) {
     for (std::size_t i = 0; i < n; ++i) fn(i, 0u);
     return;
   }
@@ -65,11 +76,7 @@ void parallelFor(unsigned workers, std::size_t n, Fn&& fn) {
       }
     }
   };
-  std::vector<std::thread> threads;
-  threads.reserve(workers - 1);
-  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, w);
-  work(0);
-  for (std::thread& t : threads) t.join();
+  detail::runOnPool(workers, std::function<void(unsigned)>(work));
   if (failure) std::rethrow_exception(failure);
 }
 

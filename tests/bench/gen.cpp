@@ -641,7 +641,7 @@ struct Generator {
     for (int s = 0; s < services; s += 10) {
       const std::string svc = "svc-" + padded(s, 5);
       policies.objects.push_back(
-          object(std::string(kGatewayGroup) + "/v1alpha3", "BackendTLSPolicy",
+          object(std::string(kGatewayGroup) + "/v1", "BackendTLSPolicy",
                  metadata(svc + "-tls", nsName),
                  map({{"targetRefs", seq({targetRef("", "Service", svc, "https")})},
                       {"validation",
