@@ -117,7 +117,8 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
                      const std::shared_ptr<const Input>& input, units::Unit& unit,
                      const fs::path& repositoryRoot,
                      const std::vector<const model::Resource*>& inputCrds,
-                     const std::shared_ptr<schema::CompiledCrds>& compiled) {
+                     const std::shared_ptr<schema::CompiledCrds>& compiled,
+                     schema::SharedValidations* sharedValidations) {
   Analysis a;
   a.config = config;
   a.root = inputs.root;
@@ -148,7 +149,8 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
     // stored at all, and get none). A tree several units share gets them from the first
     // unit; the others find them there.
     std::vector<std::vector<schema::DefaultEntry>> defaults;
-    a.schema = schema::validateAll(unit.resources, registry, inputs.jobs, defaults);
+    a.schema =
+        schema::validateAll(unit.resources, registry, inputs.jobs, defaults, sharedValidations);
     schema::applyAllDefaults(unit.resources, defaults, inputs.jobs);
   }
   a.store = model::Store(config.defaultNamespace);
@@ -324,9 +326,13 @@ Run analyzeRun(config::Config config, const Inputs& given, const UnitChoice& cho
                                                             ? crdsOf(loaded.resources)
                                                             : std::vector<const model::Resource*>();
   const auto compiled = std::make_shared<schema::CompiledCrds>();
+  // A file several units apply as it is is validated once, by the first.
+  schema::SharedValidations sharedValidations;
+  schema::SharedValidations* shared =
+      input->units.units.size() > 1 ? &sharedValidations : nullptr;
   for (units::Unit& unit : input->units.units)
-    run.units.push_back(
-        analyzeUnit(config, inputs, run.input, unit, repositoryRoot, inputCrds, compiled));
+    run.units.push_back(analyzeUnit(config, inputs, run.input, unit, repositoryRoot, inputCrds,
+                                    compiled, shared));
   return run;
 }
 

@@ -28,7 +28,8 @@ struct DefaultEntry {
 // leaves them out (none for a refused object, which is never stored). Validation visits every
 // mapping with its schema node, so defaulting costs no walk of its own.
 Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
-                   std::vector<std::vector<DefaultEntry>>& defaults);
+                   std::vector<std::vector<DefaultEntry>>& defaults,
+                   SharedValidations* shared = nullptr);
 
 // The defaults `version`'s schema would add to `object`, whatever else is wrong with it.
 std::vector<DefaultEntry> missingDefaults(const model::Resource& object,

@@ -1484,7 +1484,7 @@ void foldSeedFields(const model::Resource& object, std::vector<Violation>& viola
 }
 
 Result validate(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
-                std::vector<std::vector<DefaultEntry>>* defaults) {
+                std::vector<std::vector<DefaultEntry>>* defaults, SharedValidations* shared) {
   for (const model::Resource& r : objects) {
     if (r.group == "apiextensions.k8s.io" && r.kind == "CustomResourceDefinition")
       registry.add(r.node, "CustomResourceDefinition " + std::string(r.name) + " (" +
@@ -1498,6 +1498,8 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
   std::vector<PassedRules> passed(workers);
   std::vector<PatternMemo> patterns(workers);
   if (defaults != nullptr) defaults->assign(objects.size(), {});
+  // Per object, the schema it was validated against here (null: none, or taken from `shared`).
+  std::vector<const KindSchema*> validatedWith(objects.size(), nullptr);
   model::parallelFor(workers, objects.size(), [&](std::size_t i, unsigned worker) {
     const model::Resource& r = objects[i];
     std::vector<Violation>& out = perObject[i];
@@ -1505,6 +1507,18 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
     if (r.universal || r.kind.empty()) return;
     const KindSchema* kind = registry.find(r.group, r.kind);
     if (!kind) return;
+    if (shared != nullptr) {
+      // Another unit validated this very node against this schema, and its defaults are in
+      // the tree already.
+      if (const SharedValidations::Entry* e = shared->find(r.node.tree(), r.node.index(), kind)) {
+        out = e->violations;
+        for (Violation& v : out) v.object = i;
+        unenforced[i] = e->unenforced;
+        for (UnenforcedRule& u : unenforced[i]) u.object = i;
+        return;
+      }
+      validatedWith[i] = kind;
+    }
     const VersionSchema* version = kind->version(r.version);
     yaml::NodeRef apiVersion = r.node.get("apiVersion");
     if (!version || !version->served) {
@@ -1535,6 +1549,9 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
                    defaults != nullptr ? &(*defaults)[i] : nullptr);
   });
   for (std::size_t i = 0; i < perObject.size(); ++i) {
+    if (validatedWith[i] != nullptr)
+      shared->add(objects[i].node.tree(), objects[i].node.index(), validatedWith[i],
+                  {perObject[i], unenforced[i]});
     foldSeedFields(objects[i], perObject[i]);
     for (Violation& v : perObject[i]) {
       // A version not served (or deprecated) refuses nothing: which versions a cluster serves
@@ -1558,13 +1575,25 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
 
 }  // namespace
 
-Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs) {
-  return validate(objects, registry, jobs, nullptr);
+const SharedValidations::Entry* SharedValidations::find(const yaml::Tree* tree, std::uint32_t node,
+                                                        const KindSchema* schema) const {
+  auto it = entries_.find({tree, node, schema});
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+void SharedValidations::add(const yaml::Tree* tree, std::uint32_t node, const KindSchema* schema,
+                            Entry entry) {
+  entries_.try_emplace({tree, node, schema}, std::move(entry));
 }
 
 Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
-                   std::vector<std::vector<DefaultEntry>>& defaults) {
-  return validate(objects, registry, jobs, &defaults);
+                   SharedValidations* shared) {
+  return validate(objects, registry, jobs, nullptr, shared);
+}
+
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
+                   std::vector<std::vector<DefaultEntry>>& defaults, SharedValidations* shared) {
+  return validate(objects, registry, jobs, &defaults, shared);
 }
 
 std::vector<DefaultEntry> missingDefaults(const model::Resource& object,

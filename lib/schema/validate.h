@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "lib/model/resource.h"
@@ -51,14 +53,33 @@ struct Result {
   std::vector<UnenforcedRule> unenforced;
 };
 
+// What validation found for objects several units share (the same node of the same tree,
+// checked against the same schema): the first unit validates them and its defaults are added
+// to the shared tree, the others take the findings from here. Filled between validations, read
+// during one (never both at once).
+class SharedValidations {
+ public:
+  struct Entry {
+    std::vector<Violation> violations;
+    std::vector<UnenforcedRule> unenforced;
+  };
+  const Entry* find(const yaml::Tree* tree, std::uint32_t node, const KindSchema* schema) const;
+  void add(const yaml::Tree* tree, std::uint32_t node, const KindSchema* schema, Entry entry);
+
+ private:
+  std::map<std::tuple<const yaml::Tree*, std::uint32_t, const KindSchema*>, Entry> entries_;
+};
+
 // Validates one object against one version's schema; appends to `out`, and the CEL rules
 // it could not evaluate to `unenforced` when given.
 void validateObject(const model::Resource& object, const VersionSchema& version, std::size_t index,
                     std::vector<Violation>& out, std::vector<UnenforcedRule>* unenforced = nullptr);
 
 // Validates every object whose group and kind have a schema, on `jobs` threads. CRDs among
-// `objects` are added to `registry` first. Deterministic whatever `jobs` is.
-Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs);
+// `objects` are added to `registry` first. Deterministic whatever `jobs` is. With `shared`,
+// objects found there are not validated again, and the others are added to it.
+Result validateAll(const std::vector<model::Resource>& objects, Registry& registry, unsigned jobs,
+                   SharedValidations* shared = nullptr);
 
 // Levenshtein distance (insertions, deletions, substitutions), byte by byte.
 std::size_t editDistance(std::string_view a, std::string_view b);

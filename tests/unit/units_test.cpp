@@ -197,6 +197,34 @@ TEST_CASE("Flux: one unit per cluster, built with targetNamespace and postBuild 
   for (const model::Finding& f : rules::runRules(unitsOf(run)).findings) CHECK(f.ruleId != "IN110");
 }
 
+TEST_CASE("a file two units apply as it is is validated once, and both get its findings") {
+  testing::TestFolder dir;
+  dir.write("shared/route.yaml",
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"
+            "metadata: {name: web, namespace: shop}\n"
+            "spec:\n  rules:\n  - matches: [{path: {value: /api}}]\n    weight: 3\n");
+  dir.write("shared/other.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: shop}\n");
+  dir.write("a/kustomization.yaml", "resources: [../shared/route.yaml]\n");
+  dir.write("b/kustomization.yaml", "resources: [../shared/other.yaml, ../shared/route.yaml]\n");
+  analysis::Run run = inferred(dir);
+  REQUIRE(names(run) == std::vector<std::string>{"a", "b"});
+  for (const analysis::Analysis& unit : run.units) {
+    CAPTURE(unit.environment);
+    // The unknown field, reported against this unit's own HTTPRoute (its index differs).
+    std::size_t found = 0;
+    for (const schema::Violation& v : unit.schema.violations) {
+      if (v.code != schema::Code::UnknownField) continue;
+      ++found;
+      REQUIRE(v.object < unit.store.all().size());
+      CHECK(unit.store.all()[v.object].kind == "HTTPRoute");
+      CHECK(v.path == "spec.rules[0].weight");
+    }
+    CHECK(found == 1);
+    CHECK(unit.schema.refused[unit.environment == "a" ? 0 : 1]);
+  }
+}
+
 TEST_CASE("Argo CD: Applications per destination cluster, with the destination namespace") {
   testing::TestFolder dir;
   dir.write("argocd/app.yaml",
