@@ -187,6 +187,26 @@ def share_equal(versions):
             seen[key] = schema
 
 
+def share_subtrees(node, seen, min_size=400):
+    """Repeated structures (a PodSpec's containers and init containers, AuthPolicy's rules in
+    each block) become one object, which the dumper writes once with an anchor and aliases:
+    the file is smaller, and the loader and the schema compiler handle the shared node once.
+    Top-down, so the largest repeated structure is the one shared."""
+    if isinstance(node, dict):
+        text = json.dumps(node, sort_keys=True)
+        if len(text) >= min_size:
+            if text in seen:
+                return seen[text]
+            seen[text] = node
+        for key in list(node.keys()):
+            node[key] = share_subtrees(node[key], seen, min_size)
+        return node
+    if isinstance(node, list):
+        for i, item in enumerate(node):
+            node[i] = share_subtrees(item, seen, min_size)
+    return node
+
+
 def compact(crd):
     spec = crd["spec"]
     versions = []
@@ -197,6 +217,10 @@ def compact(crd):
             entry["schema"] = {"openAPIV3Schema": strip(schema)}
         versions.append(entry)
     share_equal(versions)
+    seen = {}
+    for v in versions:
+        if "schema" in v:
+            v["schema"] = share_subtrees(v["schema"], seen)
     metadata = {"name": crd.get("metadata", {}).get("name", "")}
     labels = crd.get("metadata", {}).get("labels") or {}
     policy = labels.get("gateway.networking.k8s.io/policy")
@@ -290,6 +314,7 @@ class CoreConverter:
         self.stack = [name]
         root = self.schema(self.defs[name], name)
         self.stack = []
+        root = share_subtrees(root, {})
         # The top-level metadata is checked by the validator's own ObjectMeta schema.
         root["properties"]["metadata"] = {"type": "object"}
         root.pop("required", None)
