@@ -16,6 +16,28 @@ bool isValueReason(std::string_view before) {
 
 }  // namespace
 
+bool namesOnlySubject(std::string_view lead) {
+  // `Kind/namespace/name`, `Kind/name`: one token with a slash, starting with a capital.
+  const std::size_t space = lead.find(' ');
+  const std::string_view ref = lead.substr(0, space);
+  if (ref.empty() || ref.front() < 'A' || ref.front() > 'Z' ||
+      ref.find('/') == std::string_view::npos)
+    return false;
+  if (space == std::string_view::npos) return true;
+  // Then only where in it: `rule 0`, `rule checkout (2)`, `listener https`, `backendRef 1`...
+  std::string_view rest = lead.substr(space + 1);
+  static constexpr std::string_view kPlaces[] = {"rule ",   "listener ", "backendRef ",
+                                                 "parentRef ", "port ",  "section "};
+  bool place = false;
+  for (std::string_view p : kPlaces) place = place || rest.starts_with(p);
+  if (!place) return false;
+  // The place's name, and at most an index in parentheses after it.
+  rest = rest.substr(rest.find(' ') + 1);
+  const std::size_t more = rest.find(' ');
+  return more == std::string_view::npos || (rest.substr(more + 1).starts_with("(") &&
+                                            rest.substr(more + 1).find(' ') == std::string_view::npos);
+}
+
 std::size_t leadLength(std::string_view message) {
   int depth = 0;
   char quote = 0;
@@ -74,6 +96,8 @@ std::size_t leadLength(std::string_view message) {
           break;
         }
         if (before.size() < kShortestLead || before.find(' ') == std::string_view::npos) break;
+        // However long, a reference and a place in it name the subject, not what is wrong.
+        if (namesOnlySubject(before)) break;
         return i;
       }
       default:

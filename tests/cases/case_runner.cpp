@@ -32,6 +32,7 @@
 
 #include "lib/analysis/analysis.h"
 #include "lib/config/config.h"
+#include "lib/report/message.h"
 #include "lib/report/report.h"
 #include "lib/snapshot/snapshot.h"
 #include "rules/engine.h"
@@ -119,6 +120,7 @@ std::multiset<Expectation> readExpectations(const fs::path& caseDir) {
 struct CaseResult {
   std::multiset<Expectation> expected;
   std::multiset<Expectation> actual;
+  std::vector<std::string> subjectOnlyLeads;  // "RULE: lead" of each finding whose lead names only its subject
   std::string text;    // the text report, for expected/lint.txt
   std::string status;  // `policygraph status` as YAML, for expected/status.yaml
   // expected/explain/<file> → the explain JSON of the object the file names.
@@ -284,8 +286,12 @@ CaseResult runCase(const fs::path& caseDir, bool update) {
       withStatus != fingerprints(run))
     r.differentWithStatus = withStatus;
   r.expected = readExpectations(caseDir);
-  for (const pg::model::Finding& f : run.findings)
+  for (const pg::model::Finding& f : run.findings) {
     r.actual.insert({f.location.path, f.location.start.line, f.ruleId});
+    // A finding's lead says what is wrong, never only what it is about.
+    const std::string lead = pg::report::splitMessage(f.message).lead;
+    if (pg::report::namesOnlySubject(lead)) r.subjectOnlyLeads.push_back(f.ruleId + ": " + lead);
+  }
   std::vector<pg::model::RuleInfo> catalogue = pg::rules::catalogue();
   std::ostringstream text;
   pg::report::ReportInput input{lint, run.findings, catalogue, run.suppressed, run.baselined};
@@ -366,6 +372,8 @@ TEST_CASE("every case yields exactly the findings it expects") {
                         std::inserter(missing, missing.end()));
     std::set_difference(r.actual.begin(), r.actual.end(), r.expected.begin(), r.expected.end(),
                         std::inserter(unexpected, unexpected.end()));
+    for (const std::string& lead : r.subjectOnlyLeads)
+      FAIL_CHECK(name << ": a finding's lead names only its subject: " << lead);
     const bool exact = missing.empty() && unexpected.empty();
     CHECK_MESSAGE(exact, name << ":\nexpected but not found:\n"
                               << describe(missing) << "found but not expected:\n"

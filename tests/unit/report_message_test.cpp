@@ -59,6 +59,22 @@ TEST_CASE("Messages: the lead ends at the first ': ', '; ' or '. ' after the sub
   CHECK(detail(inside).empty());
 }
 
+TEST_CASE("Messages: a lead never names only the subject, however long") {
+  auto lead = [](std::string_view m) { return report::splitMessage(m).lead; };
+  CHECK(report::namesOnlySubject("HTTPRoute/gateway-conformance-infra/backend-v1-route rule 0"));
+  CHECK(report::namesOnlySubject("HTTPRoute/shop/web rule checkout (2)"));
+  CHECK(report::namesOnlySubject("Gateway/infra/public-gateway-with-a-long-name listener https"));
+  CHECK(report::namesOnlySubject("GatewayClass/envoy-gateway-with-a-long-class-name"));
+  CHECK_FALSE(report::namesOnlySubject("HTTPRoute/shop/web rule 0 sends traffic nowhere"));
+  CHECK_FALSE(report::namesOnlySubject("unknown field \"spec.rules[0].weight\""));
+  CHECK_FALSE(report::namesOnlySubject("spec.rules[0].matches[0].path"));
+  // The first ": " after a long subject is not the end of the lead: what is wrong follows.
+  CHECK(lead("HTTPRoute/gateway-conformance-infra/infra-backend-v1-route-ipv6 rule 0: backend "
+             "kind example.com/Thing is not simulated: it belongs to an implementation") ==
+        "HTTPRoute/gateway-conformance-infra/infra-backend-v1-route-ipv6 rule 0: backend kind "
+        "example.com/Thing is not simulated");
+}
+
 TEST_CASE("Text shows the lead, --verbose the detail; JSON both; kinds nothing analyses") {
   analysis::Analysis a;
   a.root = "/repo";
