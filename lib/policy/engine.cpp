@@ -6,6 +6,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "lib/graph/namespace_labels.h"
+#include "lib/graph/topology.h"
 #include "lib/model/hash.h"
 #include "lib/model/parallel.h"
 #include "lib/policy/family.h"
@@ -174,7 +176,11 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
     if (ref.isMapping()) policy.targets.push_back(resolver.read(policy, ref));
   // Envoy Gateway: targetSelectors pick objects of a kind by label, in the policy's namespace
   // unless `namespaces` says otherwise (from: All, or Selector over Namespace labels); an
-  // object in another namespace is picked only where a ReferenceGrant allows the policy.
+  // object in another namespace is picked only where a ReferenceGrant allows the policy. With
+  // `from: Selector`, the policy's own namespace is picked only if its labels match too
+  // (Envoy Gateway's targetSelectorNamespacesMatch); every Namespace has the
+  // kubernetes.io/metadata.name label, and one not in the input is assumed to match a
+  // selector on other labels, as listeners' `from: Selector` is (graph/namespace_labels.h).
   std::string_view ownNamespace = policy.resource->namespace_;
   for (yaml::NodeRef selector : spec.get("targetSelectors").items()) {
     std::string kind(selector.get("kind").str());
@@ -194,13 +200,18 @@ void readTargets(Policy& policy, const Resolver& resolver, const model::Store& s
     for (const model::Resource* r :
          store.select(kind, anyNamespace ? std::string_view() : ownNamespace, *labels)) {
       if (r->group != group) continue;
-      if (r->namespace_ != ownNamespace) {
-        if (namespaceLabels) {
-          const model::Resource* ns = store.find("", "Namespace", "", r->namespace_);
-          if (!ns || !namespaceLabels->matches(ns->labels())) continue;
-        }
-        if (!resolver.granted(policy, group, kind, r->namespace_, r->name)) continue;
+      if (namespaceLabels) {
+        const model::Resource* ns = store.find("", "Namespace", "", r->namespace_);
+        const bool matches =
+            ns ? namespaceLabels->matches(ns->labels(), graph::kNamespaceNameLabel, r->namespace_)
+               : namespaceLabels->matches(yaml::NodeRef(), graph::kNamespaceNameLabel,
+                                          r->namespace_) ||
+                     graph::selectsOnUnknownLabels(*namespaceLabels);
+        if (!matches) continue;
       }
+      if (r->namespace_ != ownNamespace &&
+          !resolver.granted(policy, group, kind, r->namespace_, r->name))
+        continue;
       Target t;
       t.node = selector;
       t.at = selector;
