@@ -261,7 +261,9 @@ void addAccessCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--request", o->request,
                   "\"METHOD PATH\" (gRPC: \"POST /pkg.Service/Method\"); without it, a connection");
   cmd->add_option("--host", o->host, "The request's host (for routes with hostnames)");
-  cmd->add_option("--header", o->headers, "\"Name: value\" request header; repeatable");
+  // One value per occurrence: `--header "a: b" .` leaves the path to the inputs.
+  cmd->add_option("--header", o->headers, "\"Name: value\" request header; repeatable")
+      ->allow_extra_args(false);
   addInputOptions(*cmd, o->inputs);
   cmd->add_option("--format", o->format, "text or json (default: text)")
       ->check(CLI::IsMember({"text", "json"}));

@@ -15,6 +15,45 @@ namespace {
 // optional '-', then digits) in all of the rest. The numbers manifests hold (ports, weights,
 // counts: up to 18 digits, which cannot overflow) are read by a plain loop: from_chars'
 // generality cost 80 instructions a number, and every integer field of every object is read.
+// The integers kubectl reads that are not plain decimals: sigs.k8s.io/yaml resolves a plain
+// scalar with go-yaml v2, which drops every `_` and parses with Go's strconv.ParseInt base 0:
+// 0x1F (hex), 0o17 and 017 (octal), 0b101 (binary), 1_000. A leading-zero number with an 8 or
+// 9 is not octal; go-yaml then reads it as a float, the decimal value (what the fast path
+// below gives).
+bool readPrefixedInteger(std::string_view v, std::int64_t& out) {
+  std::string digits;
+  for (char c : v)
+    if (c != '_') digits += c;
+  std::string_view d = digits;
+  bool negative = false;
+  if (!d.empty() && (d.front() == '+' || d.front() == '-')) {
+    negative = d.front() == '-';
+    d.remove_prefix(1);
+  }
+  int base = 10;
+  if (d.size() > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
+    base = 16;
+    d.remove_prefix(2);
+  } else if (d.size() > 2 && d[0] == '0' && (d[1] == 'o' || d[1] == 'O')) {
+    base = 8;
+    d.remove_prefix(2);
+  } else if (d.size() > 2 && d[0] == '0' && (d[1] == 'b' || d[1] == 'B')) {
+    base = 2;
+    d.remove_prefix(2);
+  } else if (d.size() > 1 && d[0] == '0' && d.find_first_of("89") == std::string_view::npos) {
+    base = 8;
+    d.remove_prefix(1);
+  }
+  if (d.empty()) return false;
+  std::uint64_t magnitude = 0;
+  auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), magnitude, base);
+  if (ec != std::errc() || ptr != d.data() + d.size()) return false;
+  const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+  if (magnitude > limit) return false;
+  out = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+  return true;
+}
+
 [[gnu::always_inline]] inline bool readInteger(std::string_view v, std::int64_t& out) {
   if (!v.empty() && v.front() == '+') v.remove_prefix(1);
   const char* p = v.data();
@@ -22,14 +61,16 @@ namespace {
   const bool negative = p != end && *p == '-';
   if (negative) ++p;
   if (p == end) return false;
+  if (end - p > 1 && *p == '0') return readPrefixedInteger(v, out);
   if (end - p > 18) {
     auto [ptr, ec] = std::from_chars(v.data(), end, out);
-    return ec == std::errc() && ptr == end;
+    if (ec == std::errc() && ptr == end) return true;
+    return readPrefixedInteger(v, out);
   }
   std::int64_t value = 0;
   for (; p != end; ++p) {
     const unsigned digit = static_cast<unsigned char>(*p) - unsigned{'0'};
-    if (digit > 9) return false;
+    if (digit > 9) return *p == '_' && readPrefixedInteger(v, out);
     value = value * 10 + digit;
   }
   out = negative ? -value : value;
@@ -182,6 +223,9 @@ bool plainIsString(std::string_view v) {
   static constexpr std::string_view kSpecial[] = {".inf",  ".Inf",  ".INF", "-.inf", "-.Inf",
                                                   "-.INF", "+.inf", ".nan", ".NaN",  ".NAN"};
   if (std::find(std::begin(kSpecial), std::end(kSpecial), v) != std::end(kSpecial)) return false;
+  // A float as go-yaml reads one: digits, a dot, an exponent; from_chars would also take
+  // `inf`, `nan` and `infinity`, which are strings (a Namespace may be named `inf`).
+  if (v.find_first_not_of("0123456789+-.eE") != std::string_view::npos) return true;
   double d = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
   return !(ec == std::errc() && ptr == v.data() + v.size());

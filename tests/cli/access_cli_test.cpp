@@ -161,6 +161,12 @@ TEST_CASE("access: frontend may GET /books through the route's AuthorizationPoli
   CHECK(repo.access("--from Deployment/shop/frontend --to Pod/shop/api:http "
                     "--request 'GET /books'")
             .status == 0);
+  // A header takes one value: the path after it is the input, not a second header.
+  Run h = repo.access(
+      "--from Deployment/shop/frontend --to Pod/shop/api:8080 --request 'GET /books' "
+      "--header 'x-trace: 1'");
+  CHECK(h.status == 0);
+  CHECK(has(h.out, "allowed: Deployment/shop/frontend may GET /books on Pod/shop/api"));
 }
 
 TEST_CASE("access: another ServiceAccount gets 403, allowed only from the ops network") {
