@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "lib/model/parallel.h"
+#include "lib/policy/linkerd/admission.h"
 #include "lib/model/selector.h"
 #include "lib/policy/linkerd/strings.h"
 
@@ -174,9 +175,15 @@ class Index {
     servers_.reserve(servers.size());
     policies_.reserve(policies.size());
     serverAuthorizations_.reserve(serverAuthorizations.size());
-    for (const model::Resource* r : servers) addServer(*r);
-    for (const model::Resource* r : policies) addPolicy(*r);
-    for (const model::Resource* r : serverAuthorizations) addServerAuthorization(*r);
+    // What Linkerd's admission webhook refuses is never created (LD601-LD649): it selects,
+    // authorises and authenticates nothing.
+    for (const model::Resource* r : servers)
+      if (refuseServer(*r).empty()) addServer(*r);
+    for (const model::Resource* r : policies)
+      if (refuseAuthorizationPolicy(*r).empty()) addPolicy(*r);
+    for (const model::Resource* r : serverAuthorizations)
+      if (refuseServerAuthorization(*r).empty() && refuseNetworks(*r).empty())
+        addServerAuthorization(*r);
     addRoutes(parents);
     serversIn_.build(servers_);
     serverAuthorizationsIn_.build(serverAuthorizations_);
@@ -334,6 +341,21 @@ std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) {
     }
     const model::Resource* target = store_.find(
         kPolicyGroup, mesh ? "MeshTLSAuthentication" : "NetworkAuthentication", ns, name);
+    if (target) {
+      const std::vector<Problem> refusal =
+          mesh ? refuseMeshTlsAuthentication(*target) : refuseNetworks(*target);
+      if (!refusal.empty()) {
+        const model::Location at = target->locate(refusal.front().at);
+        ignore(r, ref.get("name") ? ref.get("name") : ref,
+               "requires " + std::string(target->kind) + " " + ns + "/" + name +
+                   ", which Linkerd's admission webhook refuses (see " +
+                   (mesh ? "LD602" : "LD603") + " at " + at.path + ":" +
+                   std::to_string(at.start.line) + ":" + std::to_string(at.start.column) +
+                   "), so it is never created and Linkerd's index ignores the whole policy: "
+                   "it authorizes nothing; fix the authentication");
+        return std::nullopt;
+      }
+    }
     if (!target) {
       const char* authKind = mesh ? "MeshTLSAuthentication" : "NetworkAuthentication";
       const model::Store::Refusal* refused = store_.refusal(kPolicyGroup, authKind, ns, name);
