@@ -9,7 +9,8 @@
 
 namespace pg::model {
 
-// Why RE2 cannot compile `pattern`, in RE2's words; empty when it compiles.
+// Why Go's regexp would not compile `pattern` (RE2's syntax, less `\C`, plus `(?<name>x)`), in
+// RE2's words; empty when it compiles.
 std::string re2Error(std::string_view pattern);
 
 }  // namespace pg::model

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/model/regex.h"
 #include "lib/analysis/analysis.h"
 #include "lib/policy/engine.h"
 #include "lib/policy/envoygateway/lua.h"
@@ -354,6 +355,17 @@ TEST_CASE("BackendTLSPolicy: conflicts are per Service section") {
 
 // Lua scripts are compiled, never run, as Lua 5.1; `goto`, which the controller's Lua knows
 // and Lua 5.1 does not, makes a failure say nothing.
+TEST_CASE("regular expressions are judged as Go's regexp judges them") {
+  CHECK(pg::model::re2Error("^/api/(v1|v2)$").empty());
+  CHECK(pg::model::re2Error("\\C") == "invalid escape sequence: `\\C`");  // RE2 takes it
+  CHECK(pg::model::re2Error("[\\C]").size() > 0);
+  CHECK(pg::model::re2Error("\\\\C").empty());  // an escaped backslash, then C
+  CHECK(pg::model::re2Error("(?<version>v[0-9]+)").empty());  // Go 1.22 reads it
+  CHECK(pg::model::re2Error("(?P<version>v[0-9]+)").empty());
+  CHECK_FALSE(pg::model::re2Error("(?<=v)1").empty());  // lookbehind: neither reads it
+  CHECK_FALSE(pg::model::re2Error("(unclosed").empty());
+}
+
 TEST_CASE("Lua scripts: compiled as the controller compiles them") {
   using pg::policy::envoygateway::compileLua;
   CHECK(compileLua("function envoy_on_request(h) h:logInfo('x') end").error.empty());
@@ -368,6 +380,9 @@ TEST_CASE("Lua scripts: compiled as the controller compiles them") {
   CHECK(compileLua("local p = \"^/api\\/v1\"").error.empty());
   CHECK_FALSE(compileLua("local q = 7 // 2").error.empty());
   CHECK_FALSE(compileLua("local s = \"unterminated").error.empty());
+  // A precompiled chunk (luac's output) is refused: the controller compiles source only.
+  CHECK(compileLua(std::string_view("\033LuaQ\0\1\4\b\4\b\0", 12)).error ==
+        "a precompiled Lua chunk, not Lua source");
 
   auto withGoto = compileLua("for i = 1, 3 do\n  if i == 2 then goto skip end\n  ::skip::\nend");
   CHECK(withGoto.error.empty());

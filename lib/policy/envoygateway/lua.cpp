@@ -59,6 +59,13 @@ LuaCompile compileLua(std::string_view code) {
   }
   // luaL_loadbuffer compiles in protected mode: every compile error, memory ones included,
   // comes back as a status with the message on the stack.
+  // Source only: Envoy Gateway's validator (gopher-lua) compiles Lua source and cannot load a
+  // precompiled chunk, which starts with the byte ESC (LUA_SIGNATURE, "\033Lua").
+  if (!code.empty() && code.front() == '\033') {
+    out.error = "a precompiled Lua chunk, not Lua source";
+    lua_close(state);
+    return out;
+  }
   if (luaL_loadbuffer(state, code.data(), code.size(), "=<string>") != 0) {
     std::size_t length = 0;
     const char* message = lua_tolstring(state, -1, &length);
