@@ -69,6 +69,27 @@ struct Answers {
   std::int64_t at = 0;
 };
 
+// Whether Go's TLS stack loads the key (crypto/tls parsePrivateKey: PKCS#1 or PKCS#8 RSA,
+// ECDSA on the NIST curves crypto/elliptic knows, Ed25519): OpenSSL also reads Ed448, RSA-PSS
+// and other curves, which the controller refuses.
+bool goLoadsKey(EVP_PKEY* key) {
+  switch (EVP_PKEY_get_base_id(key)) {
+    case EVP_PKEY_RSA:
+    case EVP_PKEY_ED25519:
+      return true;
+    case EVP_PKEY_EC: {
+      char group[64] = {};
+      std::size_t length = 0;
+      if (EVP_PKEY_get_group_name(key, group, sizeof group, &length) != 1) return false;
+      const std::string_view name(group, length);
+      return name == "prime256v1" || name == "secp384r1" || name == "secp521r1" ||
+             name == "secp224r1";
+    }
+    default:
+      return false;
+  }
+}
+
 // The key's problem with `leaf`, or empty; `key` is parsed once by the caller.
 std::string keyProblem(X509* leaf, EVP_PKEY* key) {
   if (X509_check_private_key(leaf, key) == 1) return {};
@@ -119,8 +140,9 @@ Answers check(std::string_view certificatePem, std::string_view keyPem, std::int
   } else {
     const auto* p = reinterpret_cast<const unsigned char*>(der.data());
     key.reset(d2i_AutoPrivateKey(nullptr, &p, static_cast<long>(der.size())));
-    if (!key) {
+    if (!key || !goLoadsKey(key.get())) {
       ERR_clear_error();
+      key.reset();
       keyError = "unable to parse the private key in tls.key";
     }
   }

@@ -44,11 +44,56 @@ MC4CAQAwBQYDK2VwBCIEIJyPfGfUUbFzeTLD/fJWpg2/wxhzw9gvZqbDtY68/HSa
 -----END PRIVATE KEY-----
 )";
 
+// Ed448 and secp256k1 pairs (valid 2026-11-29 to 2126): OpenSSL reads them, Go's TLS stack
+// (crypto/tls parsePrivateKey) does not.
+constexpr const char* kEd448Crt = R"(-----BEGIN CERTIFICATE-----
+MIIBjjCCAQ6gAwIBAgIUcRO/rBCxr2do39lZQ0mH9cfTEUowBQYDK2VxMBYxFDAS
+BgNVBAMMC2V4YW1wbGUuY29tMCAXDTI2MTEyOTEzMDMzM1oYDzIxMjYxMTA1MTMw
+MzMzWjAWMRQwEgYDVQQDDAtleGFtcGxlLmNvbTBDMAUGAytlcQM6ABhyfcug4lNe
+JwTQ83W56bPexDszmUUcsLXG+8EpJmHXnfm+A0zDWTVqXeu1TDQ9FQzWbkKLw0Vy
+AKNTMFEwHQYDVR0OBBYEFE1XIH17Qj0U87QeeeMc3P6O2PXVMB8GA1UdIwQYMBaA
+FE1XIH17Qj0U87QeeeMc3P6O2PXVMA8GA1UdEwEB/wQFMAMBAf8wBQYDK2VxA3MA
+Gr2eXOd3Xx8vr7+D/wTHxPZ00nhd/1nnPqRjwbwYJkpScf33g3DPIoShw1lWaBuU
++oDUGQ4p/O6A5I5dETEgRAtfbSyU4sUgnrMCwgaGpRdV3V/HG4piQwNA2xcurXWz
+r1DmjHCxJIEPyIkI3gzcFxMA
+-----END CERTIFICATE-----
+)";
+constexpr const char* kEd448Key = R"(-----BEGIN PRIVATE KEY-----
+MEcCAQAwBQYDK2VxBDsEOV4hl7kQX4zXy14ie2XI14Sv+maUqeJF9VoJtFXwY+H3
+TZVpmZMe1UguBs+0cs12fJIMAmZpM5FPfw==
+-----END PRIVATE KEY-----
+)";
+constexpr const char* kSecp256k1Crt = R"(-----BEGIN CERTIFICATE-----
+MIIBgDCCASagAwIBAgIUURO1dpvk+kVWyK9oA+CwQuU0eIAwCgYIKoZIzj0EAwIw
+FjEUMBIGA1UEAwwLZXhhbXBsZS5jb20wIBcNMjYxMTI5MTMwMzMzWhgPMjEyNjEx
+MDUxMzAzMzNaMBYxFDASBgNVBAMMC2V4YW1wbGUuY29tMFYwEAYHKoZIzj0CAQYF
+K4EEAAoDQgAEEBukLo5Q5qEWfGuowo+kSSDT2UAutKocPMaiELqN9el9xh/ph+g9
+ZdBempDIB5zGSoyhu2slqRFaaqVmZstEXKNTMFEwHQYDVR0OBBYEFMu5hrsU+SpN
+WlYACy/CS3AChEodMB8GA1UdIwQYMBaAFMu5hrsU+SpNWlYACy/CS3AChEodMA8G
+A1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIgYfGxlX98LlbzKSfYx79n
+7cXuv7mzAZHnDkKs62/jVFUCIQCVVdA76hrpQce1RpbRj58inr2kewsFAFx5nMmk
+Qa+4LA==
+-----END CERTIFICATE-----
+)";
+constexpr const char* kSecp256k1Key = R"(-----BEGIN PRIVATE KEY-----
+MIGEAgEAMBAGByqGSM49AgEGBSuBBAAKBG0wawIBAQQgt84aWmsYEWtc+GRT5PdO
+a8wpSGtIuLyJYIEy+7NrysGhRANCAAQQG6QujlDmoRZ8a6jCj6RJINPZQC60qhw8
+xqIQuo316X3GH+mH6D1l0F6akMgHnMZKjKG7ayWpEVpqpWZmy0Rc
+-----END PRIVATE KEY-----
+)";
+
 constexpr std::int64_t k2026 = 1795000000;  // 2026-11
 constexpr std::int64_t k2000 = 960000000;   // 2000-06
 constexpr std::int64_t k2023 = 1690000000;  // 2023-07
 
 }  // namespace
+
+TEST_CASE("serving certificates: key types as Go's TLS stack loads them") {
+  CHECK(checkServingCertificate(kEd448Crt, kEd448Key, false, k2026).problem ==
+        "unable to parse the private key in tls.key");
+  CHECK(checkServingCertificate(kSecp256k1Crt, kSecp256k1Key, false, k2026).problem ==
+        "unable to parse the private key in tls.key");
+}
 
 TEST_CASE("serving certificates: parse, key form, key match and validity") {
   CHECK(checkServingCertificate(kValidCrt, kValidKey, true, k2026).problem.empty());

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/model/regex.h"
 #include "lib/analysis/analysis.h"
+#include "lib/model/regex.h"
 #include "lib/policy/engine.h"
 #include "lib/policy/envoygateway/lua.h"
 #include "tests/unit/test_folder.h"
