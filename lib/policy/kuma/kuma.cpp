@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace pg::policy::kuma {
 
@@ -596,10 +597,33 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
   // The rule of one subset: the merge of every item whose subset holds it.
   // The rules of one subset: the merge of every item whose subset holds it (MeshHTTPRoute:
   // one per hostname group, each with the same subset and origin).
+  // An item holds a subset only if the subset has the item's positive tags (isSubset), so
+  // each item is indexed by its first positive tag, and a subset looks only at the items
+  // indexed by one of its own positive tags, and at those without a positive tag: rule
+  // building stays near-linear in the items (a MeshTrafficPermission with thousands of `from`
+  // entries), and the items are still taken in their order.
+  std::unordered_map<std::string, std::vector<std::size_t>> byFirstTag;
+  std::vector<std::size_t> withoutPositiveTag;
+  auto tagKey = [](const Tag& t) { return t.key + '\0' + t.value; };
+  for (std::size_t i = 0; i < n; ++i) {
+    auto first = std::find_if(subsets[i].begin(), subsets[i].end(),
+                              [](const Tag& t) { return !t.negated; });
+    if (first == subsets[i].end())
+      withoutPositiveTag.push_back(i);
+    else
+      byFirstTag[tagKey(*first)].push_back(i);
+  }
   auto rulesFor = [&](const Subset& ss, std::vector<SubsetRule>& out) {
+    std::vector<std::size_t> candidates = withoutPositiveTag;
+    for (const Tag& t : ss)
+      if (!t.negated)
+        if (auto it = byFirstTag.find(tagKey(t)); it != byFirstTag.end())
+          candidates.insert(candidates.end(), it->second.begin(), it->second.end());
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     std::vector<const Conf*> relevant;
     std::vector<const Policy*> origin;
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i : candidates)
       if (isSubset(subsets[i], ss)) {
         relevant.push_back(&confs[i]);
         addOrigin(origin, items[i].first);
