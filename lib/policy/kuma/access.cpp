@@ -10,6 +10,8 @@
 #include "lib/policy/kuma/access.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <utility>
 
 namespace pg::policy::kuma {
@@ -36,18 +38,29 @@ std::string identityOf(std::string_view mesh, const std::vector<AccessTag>& tags
   return out;
 }
 
-// The `from` item of `policy` whose `default.action` is `node`.
-std::optional<std::size_t> itemOf(const std::vector<Policy>& policies,
-                                  const model::Resource* policy, yaml::NodeRef node) {
-  for (const Policy& p : policies) {
-    if (p.resource != policy) continue;
-    for (const Item& item : p.from)
-      if (item.conf && node && item.conf.get("action") == node) return item.index;
+// The `from` item of each policy by the node of its `default.action`: the rules name the node
+// their action came from, and a policy may have thousands of items.
+class ActionItems {
+ public:
+  explicit ActionItems(const std::vector<Policy>& policies) {
+    for (const Policy& p : policies)
+      for (const Item& item : p.from)
+        if (yaml::NodeRef action = item.conf ? item.conf.get("action") : yaml::NodeRef())
+          items_.try_emplace({p.resource, action.tree(), action.index()}, item.index);
   }
-  return std::nullopt;
-}
+  // The `from` item of `policy` whose `default.action` is `node`.
+  std::optional<std::size_t> of(const model::Resource* policy, yaml::NodeRef node) const {
+    if (!node) return std::nullopt;
+    auto it = items_.find({policy, node.tree(), node.index()});
+    return it == items_.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+  }
 
-AccessTagRule tagRule(const SubsetRule& rule, const std::vector<Policy>& policies,
+ private:
+  std::map<std::tuple<const model::Resource*, const yaml::Tree*, std::uint32_t>, std::size_t>
+      items_;
+};
+
+AccessTagRule tagRule(const SubsetRule& rule, const ActionItems& items,
                       const std::vector<AccessTag>& clientTags, bool clientHasCertificate) {
   AccessTagRule out;
   for (const Tag& t : rule.subset) out.subset.push_back({t.key, t.value, t.negated});
@@ -55,7 +68,7 @@ AccessTagRule tagRule(const SubsetRule& rule, const std::vector<Policy>& policie
     out.action = action->scalar;
     if (const model::Resource* r = action->origin) {
       out.policy = {std::string(r->kind), std::string(r->display()), r};
-      out.item = itemOf(policies, r, action->source);
+      out.item = items.of(r, action->source);
       out.at = r->locate(action->source);
     }
   }
@@ -161,10 +174,11 @@ AccessResult decideAccess(const graph::kuma::Dataplane& destination,
   const bool certificate = client.meshed;
   std::vector<std::string> withRules;
   if (permissions) {
+    const ActionItems items(policies);
     for (const FromRules& fr : permissions->fromRules)
       if (fr.listener.port == inbound.port && fr.listener.address == inbound.address)
         for (const SubsetRule& rule : fr.rules)
-          r.tagRules.push_back(tagRule(rule, policies, client.tags, certificate));
+          r.tagRules.push_back(tagRule(rule, items, client.tags, certificate));
     for (const InboundRules& ir : permissions->inboundRules) {
       if (ir.listener.port != inbound.port || ir.listener.address != inbound.address) continue;
       for (const InboundRules::Rule& rule : ir.rules)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -373,6 +374,40 @@ void cliques(const std::vector<std::vector<bool>>& adj, std::vector<std::size_t>
   }
 }
 
+// The maximal cliques of the intersection graph when it has a simple shape, without building
+// it: every subset either has no positive tag (it intersects every other) or has exactly one
+// tag, positive, on one key all of them share (`kuma.io/service: x`, the common `from` and
+// `to` items). Then two items intersect when they name the same value, and the maximal cliques
+// are, per value, its items and the universal ones. Nullopt for any other shape.
+std::optional<std::vector<std::vector<std::size_t>>> simpleCliques(
+    const std::vector<Subset>& subsets) {
+  std::vector<std::size_t> universal;
+  std::map<std::string_view, std::vector<std::size_t>> byValue;
+  std::string_view key;
+  for (std::size_t i = 0; i < subsets.size(); ++i) {
+    const Subset& ss = subsets[i];
+    if (std::none_of(ss.begin(), ss.end(), [](const Tag& t) { return !t.negated; })) {
+      universal.push_back(i);
+      continue;
+    }
+    if (ss.size() != 1 || (!key.empty() && ss[0].key != key)) return std::nullopt;
+    key = ss[0].key;
+    byValue[ss[0].value].push_back(i);
+  }
+  std::vector<std::vector<std::size_t>> out;
+  if (byValue.empty()) {
+    if (!universal.empty()) out.push_back(universal);
+    return out;
+  }
+  for (auto& [value, items] : byValue) {
+    std::vector<std::size_t> clique = universal;
+    clique.insert(clique.end(), items.begin(), items.end());
+    std::sort(clique.begin(), clique.end());
+    out.push_back(std::move(clique));
+  }
+  return out;
+}
+
 std::string cliqueKey(const std::vector<std::size_t>& c) {
   std::string key;
   for (std::size_t i = 0; i < c.size(); ++i) key += (i ? ":" : "") + std::to_string(c[i]);
@@ -643,14 +678,18 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
     });
     return rules;
   }
-  std::vector<std::vector<bool>> adj(n, std::vector<bool>(n, false));
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      if (i != j && intersect(subsets[i], subsets[j])) adj[i][j] = true;
   std::vector<std::vector<std::size_t>> groups;
-  std::vector<std::size_t> nodes(n);
-  for (std::size_t i = 0; i < n; ++i) nodes[i] = i;
-  cliques(adj, {}, nodes, {}, groups);
+  if (auto simple = simpleCliques(subsets)) {
+    groups = std::move(*simple);
+  } else {
+    std::vector<std::vector<bool>> adj(n, std::vector<bool>(n, false));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        if (i != j && intersect(subsets[i], subsets[j])) adj[i][j] = true;
+    std::vector<std::size_t> nodes(n);
+    for (std::size_t i = 0; i < n; ++i) nodes[i] = i;
+    cliques(adj, {}, nodes, {}, groups);
+  }
   std::stable_sort(groups.begin(), groups.end(),
                    [](const auto& a, const auto& b) { return cliqueKey(a) > cliqueKey(b); });
   for (const auto& group : groups) {
