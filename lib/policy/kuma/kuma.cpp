@@ -518,6 +518,7 @@ Conf mergeRoutes(std::string_view type, const std::vector<const Conf*>& confs,
   const bool http = type == "MeshHTTPRoute";
   Conf out = Conf::object();
   std::vector<Conf> rules;
+  std::vector<std::string> keys;  // matchesKey of each of `rules`, worked out once
   std::vector<const Policy*> owner;
   for (std::size_t i = 0; i < confs.size(); ++i) {
     Conf rest = *confs[i];
@@ -529,16 +530,18 @@ Conf mergeRoutes(std::string_view type, const std::vector<const Conf*>& confs,
     if (http) std::reverse(entries.begin(), entries.end());
     for (Conf& entry : entries) {
       std::string key = matchesKey(entry);
-      auto same = std::find_if(rules.begin(), rules.end(),
-                               [&](const Conf& r) { return matchesKey(r) == key; });
-      if (same != rules.end()) {
-        Conf merged = std::move(*same);
+      auto same = std::find(keys.begin(), keys.end(), key);
+      if (same != keys.end()) {
+        const auto at = same - keys.begin();
+        Conf merged = std::move(rules[at]);
         mergePatch(merged, entry);
-        owner.erase(owner.begin() + (same - rules.begin()));
-        rules.erase(same);
+        owner.erase(owner.begin() + at);
+        rules.erase(rules.begin() + at);
+        keys.erase(same);
         entry = std::move(merged);
       }
       rules.push_back(std::move(entry));
+      keys.push_back(std::move(key));
       owner.push_back(i < origins.size() ? origins[i] : nullptr);
     }
   }
