@@ -164,6 +164,9 @@ Value split(Context& ctx, std::string_view s, std::string_view sep, std::int64_t
         return Value::list(std::move(parts));
       }
       std::size_t n = std::min(sequenceLength(static_cast<unsigned char>(s[i])), s.size() - i);
+      // Each part is a value of its own: charged as it is made, so a long string split into
+      // code points runs out of budget before it runs out of memory.
+      if (!ctx.charge(1)) return Value();
       parts.push_back(Value::string(std::string(s.substr(i, n))));
       i += n;
     }
@@ -174,6 +177,7 @@ Value split(Context& ctx, std::string_view s, std::string_view sep, std::int64_t
     if (limit > 0 && static_cast<std::int64_t>(parts.size()) == limit - 1) break;
     std::size_t at = s.find(sep, start);
     if (at == std::string_view::npos) break;
+    if (!ctx.charge(1)) return Value();
     parts.push_back(Value::string(std::string(s.substr(start, at - start))));
     start = at + sep.size();
   }

@@ -291,6 +291,20 @@ TEST_CASE("cel: evaluation cost is bounded") {
       compile("self.exists(a, self.all(b, self.all(c, self.all(d, b + c + d < 0)))) || true");
   out = evaluate(std::get<Program>(absorbed), {&self, nullptr}, 1000);
   CHECK(out.kind == Outcome::Error);
+  // Splitting a long string into code points charges each part as it is made: the cost limit
+  // stops it long before ten million parts are allocated.
+  auto split = compile("self.split('').size() > 0");
+  REQUIRE(std::holds_alternative<Program>(split));
+  Value big = Value::string(std::string(10'000'000, 'x'));
+  out = evaluate(std::get<Program>(split), {&big, nullptr});
+  REQUIRE(out.kind == Outcome::Error);
+  CHECK(out.error.find("cost limit") != std::string::npos);
+  auto splitComma = compile("self.split(',').size() > 0");
+  REQUIRE(std::holds_alternative<Program>(splitComma));
+  Value commas = Value::string(std::string(4'000'000, ','));
+  out = evaluate(std::get<Program>(splitComma), {&commas, nullptr});
+  REQUIRE(out.kind == Outcome::Error);
+  CHECK(out.error.find("cost limit") != std::string::npos);
 }
 
 TEST_CASE("cel: Kubernetes IP, CIDR and URL libraries") {
