@@ -87,18 +87,18 @@ std::vector<UnanalysedKind> unanalysedKinds(
     for (const model::Resource* crd :
          a->store.ofKind("apiextensions.k8s.io", "CustomResourceDefinition")) {
       schemas.add(crd->node, "CustomResourceDefinition " + std::string(crd->name));
-      if (yaml::NodeRef label = crd->labels().get("gateway.networking.k8s.io/policy"))
+      if (yaml::NodeRef label = crd->labels().get(policy::kPolicyLabel))
         odd(crd->spec().get("group").str(), crd->spec().get("names").get("kind").str(),
             label.str());
     }
     for (const model::Resource* r : a->store.objects()) {
       if (r->kind.empty() || read(r->group, r->kind)) continue;  // no kind: IN109 says so
+      // A profile (built in, or the config's `policies:`) analyses it whatever its label says.
+      if (a->policies.profiles.find(r->group, r->kind)) continue;
       const bool oddPolicy =
           std::find(oddPolicies.begin(), oddPolicies.end(),
                     std::pair<std::string, std::string>(r->group, r->kind)) != oddPolicies.end();
-      if (!oddPolicy &&
-          (schemas.find(r->group, r->kind) || a->policies.profiles.find(r->group, r->kind)))
-        continue;
+      if (!oddPolicy && schemas.find(r->group, r->kind)) continue;
       const model::Location at = r->locate(r->node);
       add(out, r->group, r->kind, at.path + ":" + std::to_string(at.start.line));
     }
