@@ -17,15 +17,16 @@ the registry serves the one the configuration chooses (`gatewayAPI: {channel: ..
 
 The core kinds (Pod, Service, workloads...) have no CRD: they are converted from the Kubernetes
 OpenAPI (Swagger 2.0) definitions, $refs resolved, into the same CRD form. The OpenAPI carries
-field names, types, formats, required fields and list semantics; enums are read from the
-"Possible enum values" lists of its descriptions. What the API server does in Go code and the
-OpenAPI does not carry is stated next to the few facts written here (GO_DEFAULTS, GO_UNIQUE).
+field names, types, formats, required fields and list semantics, but no enums. What the API
+server does in Go code and the OpenAPI does not carry is stated next to the few facts written
+here (GO_ENUMS, GO_DEFAULTS, GO_UNIQUE).
 """
 import argparse
 import hashlib
 import json
 import os
 import re
+import shutil
 import sys
 
 import yaml
@@ -137,7 +138,6 @@ SPECIAL = {
                                                       "x-kubernetes-preserve-unknown-fields": True},
 }
 
-ENUM_LINE = re.compile(r'^ - `"((?:[^"\\]|\\.)*)"`')
 
 
 class Block(dict):
@@ -173,23 +173,9 @@ def crds(folder):
                     yield file, doc
 
 
-def share_equal(versions):
-    """Versions with the same schema share one object, which the dumper writes as an anchor."""
-    seen = {}
-    for v in versions:
-        schema = v.get("schema")
-        if schema is None:
-            continue
-        key = json.dumps(schema, sort_keys=True)
-        if key in seen:
-            v["schema"] = seen[key]
-        else:
-            seen[key] = schema
-
-
 def share_subtrees(node, seen, min_size=400):
-    """Repeated structures (a PodSpec's containers and init containers, AuthPolicy's rules in
-    each block) become one object, which the dumper writes once with an anchor and aliases:
+    """Repeated structures (versions with the same schema, a PodSpec's containers and init
+    containers, AuthPolicy's rules in each block) become one object, which the dumper writes once with an anchor and aliases:
     the file is smaller, and the loader and the schema compiler handle the shared node once.
     Top-down, so the largest repeated structure is the one shared."""
     if isinstance(node, dict):
@@ -216,7 +202,6 @@ def compact(crd):
         if schema is not None:
             entry["schema"] = {"openAPIV3Schema": strip(schema)}
         versions.append(entry)
-    share_equal(versions)
     seen = {}
     for v in versions:
         if "schema" in v:
@@ -240,17 +225,6 @@ def compact(crd):
 
 
 # --- core kinds ------------------------------------------------------------------------------
-
-def enum_of(description):
-    if "Possible enum values:" not in (description or ""):
-        return None
-    values = []
-    for line in description.split("Possible enum values:", 1)[1].split("\n"):
-        m = ENUM_LINE.match(line)
-        if m:
-            values.append(json.loads('"' + m.group(1) + '"'))
-    return values or None
-
 
 class CoreConverter:
     def __init__(self, definitions):
@@ -280,9 +254,6 @@ class CoreConverter:
                 del out["format"]
                 out.pop("type", None)
                 out["x-kubernetes-int-or-string"] = True
-            enum = enum_of(node.get("description"))
-            if enum is not None and out.get("type") == "string":
-                out["enum"] = enum
             if "properties" in node:
                 out["type"] = "object"
                 out["properties"] = {k: self.schema(v, owner, k)
@@ -383,17 +354,11 @@ def main():
     parser.add_argument("--out", default=os.path.join(here, "..", "lib", "schema", "data"))
     args = parser.parse_args()
     source_md = os.path.join(args.crds, "SOURCE.md")
-    for entry in os.listdir(args.out) if os.path.isdir(args.out) else []:
-        path = os.path.join(args.out, entry)
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path, topdown=False):
-                for name in files:
-                    os.remove(os.path.join(root, name))
-                for name in dirs:
-                    os.rmdir(os.path.join(root, name))
-            os.rmdir(path)
-        else:
-            os.remove(path)
+    # The folder is replaced whole; refuse one that is not this script's output.
+    if os.path.isdir(args.out) and os.listdir(args.out) and \
+            not os.path.isfile(os.path.join(args.out, "SOURCES.md")):
+        sys.exit("%s: not a folder this script wrote (no SOURCES.md): not replacing it" % args.out)
+    shutil.rmtree(args.out, ignore_errors=True)
 
     rows = []
     for out_name, folder, section in SOURCES:

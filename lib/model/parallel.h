@@ -9,7 +9,6 @@
 #include <exception>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -35,11 +34,11 @@ inline unsigned workersFor(unsigned jobs, std::size_t n, std::size_t minItems = 
 }
 
 // Calls `fn(i, worker)` for every i in [0, n) on `workers` threads (the calling thread is one
-// of them, the others a pool's, started once for the process); `worker` < `workers` names the thread, for state a thread keeps of its own. Items
-// are handed out in index order, in small batches, so a slow item or a busy core does not
-// hold the others back. `fn` may only write what belongs to item `i` or to `worker`; whoever
-// merges per-worker state must do it so that the outcome does not depend on which worker saw
-// which item.
+// of them, the others a pool's, started once for the process); `worker` < `workers` names the
+// thread, for state a thread keeps of its own. Items are handed out in index order, in small
+// batches, so a slow item or a busy core does not hold the others back. `fn` may only write
+// what belongs to item `i` or to `worker`; whoever merges per-worker state must do it so that
+// the outcome does not depend on which worker saw which item.
 //
 // When items throw, no further item starts and the exception of the lowest item is rethrown
 // once every thread has finished: the one a single thread would have stopped at.

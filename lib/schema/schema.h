@@ -138,8 +138,6 @@ struct BuiltinKind {
   }
 };
 
-// The schemas to validate against. Built-in kinds are compiled on first use (thread-safe);
-// added ones replace them.
 // CRDs compiled once for a run and shared by the registries of its units: a CRD file every
 // unit reads (a repository's CRD folder, large ones with hundreds of CEL rules) is compiled
 // once, not once per unit. Keyed by the CRD's node, so it lives no longer than the trees.
@@ -153,6 +151,8 @@ class CompiledCrds {
   std::map<std::pair<const yaml::Tree*, std::uint32_t>, std::shared_ptr<const KindSchema>> byNode_;
 };
 
+// The schemas to validate against. Built-in kinds are compiled on first use (thread-safe);
+// added ones replace them.
 class Registry {
  public:
   explicit Registry(Channel channel = Channel::Experimental);

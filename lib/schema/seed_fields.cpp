@@ -34,8 +34,6 @@ bool atOrBelow(std::string_view path, std::string_view field) {
 
 }  // namespace
 
-std::span<const SeedField> seedFields() { return kFields; }
-
 bool seedFormAt(std::string_view group, std::string_view kind, std::string_view path) {
   for (const SeedField& f : kFields)
     if (f.otherTypeOnly && f.kind == kind && f.group == group && path == f.path) return true;

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <array>
-#include <span>
 #include <string_view>
 
 namespace pg::schema {
@@ -20,8 +19,6 @@ struct SeedField {
   // the field is validated as usual).
   bool otherTypeOnly = false;
 };
-
-std::span<const SeedField> seedFields();
 
 struct Violation;
 

@@ -1499,7 +1499,7 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
   std::vector<PatternMemo> patterns(workers);
   if (defaults != nullptr) defaults->assign(objects.size(), {});
   // Per object, the schema it was validated against here (null: none, or taken from `shared`).
-  std::vector<const KindSchema*> validatedWith(objects.size(), nullptr);
+  std::vector<const KindSchema*> validatedWith(shared != nullptr ? objects.size() : 0, nullptr);
   model::parallelFor(workers, objects.size(), [&](std::size_t i, unsigned worker) {
     const model::Resource& r = objects[i];
     std::vector<Violation>& out = perObject[i];
@@ -1549,7 +1549,7 @@ Result validate(const std::vector<model::Resource>& objects, Registry& registry,
                    defaults != nullptr ? &(*defaults)[i] : nullptr);
   });
   for (std::size_t i = 0; i < perObject.size(); ++i) {
-    if (validatedWith[i] != nullptr)
+    if (shared != nullptr && validatedWith[i] != nullptr)
       shared->add(objects[i].node.tree(), objects[i].node.index(), validatedWith[i],
                   {perObject[i], unenforced[i]});
     foldSeedFields(objects[i], perObject[i]);

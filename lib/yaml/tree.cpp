@@ -11,10 +11,6 @@ namespace pg::yaml {
 
 namespace {
 
-// A plain scalar's decimal int64: an optional '+', then what std::from_chars reads (an
-// optional '-', then digits) in all of the rest. The numbers manifests hold (ports, weights,
-// counts: up to 18 digits, which cannot overflow) are read by a plain loop: from_chars'
-// generality cost 80 instructions a number, and every integer field of every object is read.
 // The integers kubectl reads that are not plain decimals: sigs.k8s.io/yaml resolves a plain
 // scalar with go-yaml v2, which drops every `_` and parses with Go's strconv.ParseInt base 0:
 // 0x1F (hex), 0o17 and 017 (octal), 0b101 (binary), 1_000. A leading-zero number with an 8 or
@@ -54,6 +50,11 @@ bool readPrefixedInteger(std::string_view v, std::int64_t& out) {
   return true;
 }
 
+// A plain scalar's int64: an optional '+', then what std::from_chars reads (an optional '-',
+// then digits) in all of the rest, or one of the forms readPrefixedInteger reads. The numbers
+// manifests hold (ports, weights, counts: up to 18 digits, which cannot overflow) are read by
+// a plain loop: from_chars' generality cost 80 instructions a number, and every integer field
+// of every object is read.
 [[gnu::always_inline]] inline bool readInteger(std::string_view v, std::int64_t& out) {
   if (!v.empty() && v.front() == '+') v.remove_prefix(1);
   const char* p = v.data();
@@ -196,14 +197,14 @@ bool NodeRef::isString() const {
 namespace {
 
 // What the first byte of a plain scalar says of its type. Nulls and booleans start with one
-// of n N t T f F ~, numbers with a digit, a sign, a dot, or (inf, nan, as from_chars reads
-// them) i I n N: any other first byte makes a string, without the parses below. Most strings
-// (names, hostnames, paths) take that way, and every string field of every object asks.
+// of n N t T f F ~, numbers with a digit, a sign or a dot (.inf, .nan): any other first byte
+// makes a string, without the parses below. Most strings (names, hostnames, paths) take that
+// way, and every string field of every object asks.
 enum class FirstByte : std::uint8_t { String, Word, Number };
 constexpr std::array<FirstByte, 256> kFirstByte = [] {
   std::array<FirstByte, 256> table{};
-  for (unsigned char c : std::string_view("~tTfF")) table[c] = FirstByte::Word;
-  for (unsigned char c : std::string_view("0123456789+-.nNiI")) table[c] = FirstByte::Number;
+  for (unsigned char c : std::string_view("~tTfFnN")) table[c] = FirstByte::Word;
+  for (unsigned char c : std::string_view("0123456789+-.")) table[c] = FirstByte::Number;
   return table;
 }();
 
@@ -216,7 +217,7 @@ bool plainIsString(std::string_view v) {
   if (v == "~" || v == "null" || v == "Null" || v == "NULL") return false;
   if (v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE")
     return false;
-  if (first == FirstByte::Word) return true;  // no number starts with ~ t T f F
+  if (first == FirstByte::Word) return true;  // no number starts with ~ t T f F n N
   std::int64_t i = 0;
   if (readInteger(v, i)) return false;
   // Floats and the special values of the YAML 1.2 core schema.

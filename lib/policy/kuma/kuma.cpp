@@ -632,7 +632,6 @@ std::vector<SubsetRule> buildSubsetRules(const std::vector<SubsetItem>& given, b
   std::vector<Conf> confs;
   confs.reserve(n);
   for (const auto& [p, item] : items) confs.push_back(itemConf(*p, *item));
-  // The rule of one subset: the merge of every item whose subset holds it.
   // The rules of one subset: the merge of every item whose subset holds it (MeshHTTPRoute:
   // one per hostname group, each with the same subset and origin).
   // An item holds a subset only if the subset has the item's positive tags (isSubset), so

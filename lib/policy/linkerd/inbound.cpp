@@ -12,8 +12,8 @@
 #include <unordered_map>
 
 #include "lib/model/parallel.h"
-#include "lib/policy/linkerd/admission.h"
 #include "lib/model/selector.h"
+#include "lib/policy/linkerd/admission.h"
 #include "lib/policy/linkerd/strings.h"
 
 namespace pg::policy::linkerd {
