@@ -207,6 +207,22 @@ Alternatives findAlternatives(const std::vector<std::string>& files,
       if (entry == files[i] && sharedFiles.count(entry)) continue;
       entries[i].push_back(std::move(entry));
     }
+  // What each file of the input defines and names, for the alternatives of a top-level folder
+  // (worked out once, when one needs it).
+  std::map<std::string, std::set<std::string>, std::less<>> allDefines, allNames;
+  auto defineAll = [&] {
+    if (!allDefines.empty()) return;
+    for (const model::Resource& r : objects) {
+      if (!r.file || !considered.count(r.file->path)) continue;
+      allDefines[r.file->path].insert(identityOf(r, defaultNamespace));
+      for (std::string& ref : referencesOf(r, defaultNamespace))
+        allNames[r.file->path].insert(std::move(ref));
+    }
+  };
+  // The folder that holds every file considered: the top of the tree linted.
+  std::string top = load::folderOf(files.front());
+  for (const std::string& f : files)
+    if (!top.empty() && !under(f, top)) top = commonFolder(top + "/", f);
   // An alternative per innermost entry; its files are those whose entries all are its own.
   std::map<std::string, Alternative> byEntry;
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -221,14 +237,56 @@ Alternatives findAlternatives(const std::vector<std::string>& files,
     // What it shares lies beside its folder of alternatives: a conformance suite's base
     // manifests next to its tests, not the files of an unrelated tree of the repository.
     const std::string beside = a.folder.empty() ? std::string() : load::folderOf(a.folder);
+    // A top-level folder of alternatives (guides/ beside examples/ and config/) has the whole
+    // tree linted beside it: it shares the files at its top, and of the other trees only the
+    // files that define what it names (the Gateway its routes attach to), not a tree of
+    // examples that redefines its objects.
+    const bool topLevel = !a.folder.empty() && beside == top;
+    std::vector<std::size_t> chosen, fromOtherTrees;
     for (std::size_t j = 0; j < files.size(); ++j) {
       // A file of a deeper entry of the same alternative belongs to another one.
       if (entries[j].size() > entries[i].size()) continue;
       if (!beside.empty() && !under(files[j], beside)) continue;
-      if (std::all_of(entries[j].begin(), entries[j].end(),
-                      [&](const std::string& e) { return own.count(e) > 0; }))
-        a.files.push_back(files[j]);
+      if (!std::all_of(entries[j].begin(), entries[j].end(),
+                       [&](const std::string& e) { return own.count(e) > 0; }))
+        continue;
+      if (topLevel && entries[j].empty() && load::folderOf(files[j]) != top)
+        fromOtherTrees.push_back(j);
+      else
+        chosen.push_back(j);
     }
+    if (!fromOtherTrees.empty()) {
+      defineAll();
+      std::set<std::string> defined, named;
+      auto take = [&](const std::string& file) {
+        if (auto d = allDefines.find(file); d != allDefines.end())
+          defined.insert(d->second.begin(), d->second.end());
+        if (auto n = allNames.find(file); n != allNames.end())
+          named.insert(n->second.begin(), n->second.end());
+      };
+      for (std::size_t j : chosen) take(files[j]);
+      // Until no file of another tree defines something named and not yet defined.
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (std::size_t& j : fromOtherTrees) {
+          if (j == files.size()) continue;
+          auto d = allDefines.find(files[j]);
+          if (d == allDefines.end() ||
+              std::none_of(d->second.begin(), d->second.end(), [&](const std::string& id) {
+                return named.count(id) && !defined.count(id);
+              }))
+            continue;
+          take(files[j]);
+          chosen.push_back(j);
+          a.borrowed.push_back(files[j]);
+          j = files.size();
+          grew = true;
+        }
+      }
+    }
+    // In path order, as `files`.
+    std::sort(chosen.begin(), chosen.end());
+    for (std::size_t j : chosen) a.files.push_back(files[j]);
   }
   for (auto& [entry, a] : byEntry) out.alternatives.push_back(std::move(a));
   return out;

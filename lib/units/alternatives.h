@@ -21,6 +21,9 @@ struct Alternative {
   std::string folder;  // the innermost folder of alternatives ("" for the root)
   std::string entry;   // the file or sub-folder of it: the alternative (a path from the root)
   std::vector<std::string> files;  // every file applied with it, its own and shared, path order
+  // The files of `files` from another tree of the repository that it applies because they
+  // define what it names: they are applied with their own tree too.
+  std::vector<std::string> borrowed;
   std::string because;             // "a.yaml and b.yaml both define HTTPRoute/shop/x, differently"
 };
 

@@ -213,7 +213,9 @@ Units inferUnits(const InferInput& input) {
     // applied together, as files no unit claims are.
     std::set<std::string> inSome;
     for (const Alternative& a : alternatives.alternatives)
-      inSome.insert(a.files.begin(), a.files.end());
+      for (const std::string& f : a.files)
+        if (std::find(a.borrowed.begin(), a.borrowed.end(), f) == a.borrowed.end())
+          inSome.insert(f);
     Unit other = select(input, [&](std::string_view path) {
       const std::string p(path);
       return loose(p) && !inSome.count(p);
