@@ -177,8 +177,11 @@ std::vector<model::Finding> weighAbsences(const analysis::Analysis& analysis,
     // object give one note.
     const std::string unit =
         analysis.environment.empty() ? std::string("the input") : std::string("this unit");
+    const bool selected = f.missing->name.empty() && !f.missing->selector.empty();
     std::string notHome;
-    if (f.missing->namespace_.empty())
+    if (selected)
+      notHome = ", which runs no workload in namespace " + f.missing->namespace_;
+    else if (f.missing->namespace_.empty())
       notHome = ", a cluster-scoped object, which the unit does not evidently own";
     else if (analysis.store.ofKind(f.missing->group, f.missing->kind).empty())
       notHome = ", which makes no " + f.missing->kind + " at all";
@@ -188,7 +191,7 @@ std::vector<model::Finding> weighAbsences(const analysis::Analysis& analysis,
     const std::size_t assumed =
         environment ? assumptions.find(f.missing->display())->second : std::size_t{0};
     n.message =
-        object + " is not in " + unit +
+        object + (selected ? " are not in " : " is not in ") + unit +
         (environment ? ": no file of the input defines it and " + std::to_string(assumed) +
                            " units name it, so it is taken to be provided by what applies them "
                            "(" +

@@ -75,6 +75,27 @@ LabelSelector LabelSelector::fromMatchLabels(yaml::NodeRef labels) {
   return selector;
 }
 
+std::string LabelSelector::str() const {
+  using Op = LabelRequirement::Operator;
+  std::string out;
+  for (const LabelRequirement& req : requirements_) {
+    if (!out.empty()) out += ',';
+    if (req.op == Op::In && req.values.size() == 1) {
+      out += req.key + "=" + req.values.front();
+      continue;
+    }
+    if (req.op == Op::Exists || req.op == Op::DoesNotExist) {
+      out += (req.op == Op::DoesNotExist ? "!" : "") + req.key;
+      continue;
+    }
+    out += req.key + (req.op == Op::In ? " in (" : " notin (");
+    for (std::size_t i = 0; i < req.values.size(); ++i)
+      out += (i ? "," : "") + req.values[i];
+    out += ')';
+  }
+  return out.empty() ? std::string("everything") : out;
+}
+
 bool LabelSelector::matches(yaml::NodeRef labels) const {
   return matches(labels, {}, {});
 }

@@ -37,6 +37,8 @@ class LabelSelector {
   bool matches(yaml::NodeRef labels, std::string_view implicitKey,
                std::string_view implicitValue) const;
   bool matchesEverything() const { return requirements_.empty(); }
+  // As kubectl writes a selector: `app=web,tier in (a,b),!legacy`; "everything" when empty.
+  std::string str() const;
   const std::vector<LabelRequirement>& requirements() const { return requirements_; }
 
  private:

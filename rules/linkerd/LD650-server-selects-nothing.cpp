@@ -1,5 +1,10 @@
+#include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 
+#include "lib/graph/workloads.h"
+#include "lib/model/selector.h"
 #include "rules/linkerd/linkerd_rules.h"
 
 namespace pg::rules {
@@ -8,7 +13,9 @@ namespace {
 void check(Context& ctx) {
   const policy::linkerd::LinkerdModel& model = ctx.analysis().linkerd;
   std::set<const model::Resource*> selectsPod, selectsPort;
+  std::set<std::string_view> runsWorkloads;  // namespaces the unit runs a workload in
   for (const policy::linkerd::WorkloadInbound& w : model.workloads) {
+    runsWorkloads.insert(w.workload->namespace_);
     selectsPod.insert(w.selectedBy.begin(), w.selectedBy.end());
     for (const policy::linkerd::InboundPort& p : w.ports) {
       if (p.server) selectsPort.insert(p.server);
@@ -20,11 +27,37 @@ void check(Context& ctx) {
     if (!spec.get("podSelector")) continue;  // external workloads are out of scope
     if (linkerdrules::refused(ctx.analysis(), *r)) continue;
     if (!selectsPod.count(r)) {
-      ctx.report(r->locateField(spec, "podSelector"),
-                 r->display() +
-                     " selects no Pod or pod template of its namespace in the input: it "
-                     "applies to nothing; fix podSelector's labels, or add the workload",
-                 r);
+      model::LabelSelector::Error error;
+      const std::optional<model::LabelSelector> selector =
+          model::LabelSelector::parse(spec.get("podSelector"), &error);
+      // A workload written into another namespace that it would select: the Server is in the
+      // wrong one. (One whose namespace is not written goes wherever it is applied, the
+      // Server's namespace as well as any.)
+      std::string elsewhere;
+      for (const policy::linkerd::WorkloadInbound& w : model.workloads) {
+        if (!w.workload->namespaceWritten) continue;
+        std::optional<graph::Workload> pod = graph::workloadOf(*w.workload);
+        if (selector && !selector->matchesEverything() && pod &&
+            selector->matches(pod->labels)) {
+          elsewhere = w.workload->display();
+          break;
+        }
+      }
+      model::Finding& f = ctx.report(
+          r->locateField(spec, "podSelector"),
+          r->display() + " selects no Pod or pod template of its namespace in the input: it " +
+              (elsewhere.empty()
+                   ? std::string("applies to nothing; fix podSelector's labels, or add the "
+                                 "workload")
+                   : "applies to nothing, while " + elsewhere +
+                         " of another namespace has the labels; a Server selects the pods of "
+                         "its own namespace only: move it to the workload's namespace"),
+          r);
+      // A namespace the unit runs nothing in: its workloads are deployed elsewhere (another
+      // repository, a chart, the docs' own manifests), and nothing here says they lack the
+      // labels.
+      if (elsewhere.empty() && selector && !runsWorkloads.count(r->namespace_))
+        f.missing = model::Missing{"", "Pod", std::string(r->namespace_), "", selector->str()};
     } else if (!selectsPort.count(r)) {
       ctx.report(r->locateField(spec, "port"),
                  r->display() + " selects workloads, but none has a TCP container port named " +
