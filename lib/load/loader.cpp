@@ -79,6 +79,13 @@ class Splitter {
         problem(ProblemKind::NotAnObject, root,
                 "this document is " + std::string(describe(root)) + ", not a Kubernetes object",
                 "document:" + std::string(lineText_(root.start().line)));
+        // A whole document of prose, or a list of anything but objects, has neither apiVersion
+        // nor kind: a sign that the file is something else's (notes, a playbook) when nothing
+        // in it is an object. A list of objects (a JSON array of them) is a manifest mistake.
+        bool objects = false;
+        for (yaml::NodeRef item : root.items())
+          objects = objects || item.get("apiVersion") || item.get("kind");
+        out_.problems.back().notKubernetes = !objects;
         continue;
       }
       object(root);
@@ -128,7 +135,9 @@ class Splitter {
           ProblemKind::MissingField, apiVersion ? apiVersion : node,
           apiVersion ? "apiVersion must be a non-empty string" : "this object has no apiVersion",
           where() + ".apiVersion");
-      out_.problems.back().notKubernetes = !apiVersion && !kind;
+      // No kind, and no apiVersion or one that is not a string (Grafana's provisioning files
+      // say `apiVersion: 1`): not a Kubernetes document.
+      out_.problems.back().notKubernetes = !apiVersion.isString() && !kind;
       return;
     }
     if (!kind.isString() || kind.str().empty()) {

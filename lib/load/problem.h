@@ -33,8 +33,9 @@ struct Problem {
   std::string message;        // what is wrong, specifically; the rule adds what to do about it
   std::string discriminator;  // tells problems of one file apart, for fingerprints
   std::vector<model::RelatedLocation> related;
-  // A mapping with neither apiVersion nor kind: a document of something other than
-  // Kubernetes (a tool's config, an OpenAPI file). A file of nothing else is not a manifest
+  // A document with neither kind nor a string apiVersion (a mapping, a scalar, a list): a
+  // document of something other than Kubernetes (a tool's config, an OpenAPI file, notes, a
+  // Grafana provisioning file's `apiVersion: 1`). A file of nothing else is not a manifest
   // where no unit includes it (units/infer.cpp).
   bool notKubernetes = false;
 };
