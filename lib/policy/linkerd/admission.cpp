@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "lib/model/placeholder.h"
 #include "lib/policy/linkerd/strings.h"
 
 namespace pg::policy::linkerd {
@@ -59,6 +60,15 @@ constexpr const char* kIdentitiesTogether =
 
 void add(std::vector<Problem>& out, yaml::NodeRef at, std::string message) {
   out.push_back({at, std::move(message), true});
+}
+
+// The problems whose value is known: a value that holds a placeholder (`{IPv6}/128`, `${CIDR}`)
+// is replaced before apply, so what the webhook sees there is unknown, and refuses nothing.
+std::vector<Problem> known(std::vector<Problem> problems) {
+  std::erase_if(problems, [](const Problem& p) {
+    return p.at.isScalar() && model::holdsPlaceholder(p.at.str());
+  });
+  return problems;
 }
 
 }  // namespace
@@ -132,7 +142,7 @@ std::vector<Problem> refuseAuthorizationPolicy(const model::Resource& policy) {
               "(policy.linkerd.io) or a ServiceAccount");
     }
   }
-  return out;
+  return known(std::move(out));
 }
 
 std::vector<Problem> refuseMeshTlsAuthentication(const model::Resource& authentication) {
@@ -162,7 +172,7 @@ std::vector<Problem> refuseMeshTlsAuthentication(const model::Resource& authenti
         "invalid identityRef kind " + std::string(ref.get("kind").str()) +
             ": name a ServiceAccount or a Namespace");
   }
-  return out;
+  return known(std::move(out));
 }
 
 std::vector<Problem> refuseNetworks(const model::Resource& object) {
@@ -175,7 +185,7 @@ std::vector<Problem> refuseNetworks(const model::Resource& object) {
     add(out, networks ? networks : spec,
         "a NetworkAuthentication needs at least one network (cidr, optional except)");
   readNetworks(networks, &out);
-  return out;
+  return known(std::move(out));
 }
 
 std::vector<Problem> refuseServer(const model::Resource& server) {
@@ -190,7 +200,7 @@ std::vector<Problem> refuseServer(const model::Resource& server) {
         "unknown accessPolicy \"" + std::string(a.str()) +
             "\": use deny, audit, all-unauthenticated, all-authenticated, "
             "cluster-unauthenticated or cluster-authenticated");
-  return out;
+  return known(std::move(out));
 }
 
 std::vector<Problem> refuseServerAuthorization(const model::Resource& authorization) {
@@ -208,7 +218,7 @@ std::vector<Problem> refuseServerAuthorization(const model::Resource& authorizat
           "unauthenticatedTLS must be false when identities or serviceAccounts are set: "
           "remove it, or remove the identities");
   }
-  return out;
+  return known(std::move(out));
 }
 
 std::vector<Problem> refuseRoute(const model::Resource& route) {
@@ -234,7 +244,7 @@ std::vector<Problem> refuseRoute(const model::Resource& route) {
       if (service && b.get("port").asInt().value_or(0) == 0)
         add(out, b, "a Service backendRef needs a port: add the Service port to send to");
     }
-  return out;
+  return known(std::move(out));
 }
 
 bool linkerdInstalled(const model::Store& store) {
