@@ -76,6 +76,7 @@ constexpr ControllerProfile makeEnvoyGateway() {
   // route.go, a backendRef's filters: URLRewrite only rewrites the hostname there.
   p.refusesBackendRefPathRewrite = true;
   p.refusesExpiredCertificates = true;
+  p.takesSdsSecrets = true;
   // route.go processHTTPRouteParentRefs: the errors of every rule are collected by condition
   // type, and one ResolvedRefs condition reports them all.
   p.unresolvedBackendChoice = UnresolvedBackendChoice::AllJoined;

@@ -239,6 +239,10 @@ struct ControllerProfile {
   // Secret's chain, and a Secret with none left is refused (Envoy Gateway's
   // filterValidCertificates); false: validity is not checked.
   bool refusesExpiredCertificates = false;
+  // A certificateRef may name a Secret of type gateway.envoyproxy.io/sds, whose `url` (the SDS
+  // server's socket) and `secretName` (what to ask it for) stand for a certificate the proxy
+  // fetches at run time (Envoy Gateway's SDS secret references).
+  bool takesSdsSecrets = false;
   // How many certificateRefs a listener may hold; 0: any number.
   std::size_t maxCertificateRefs = 0;
   // A listener whose TLS references are refused by a ReferenceGrant, or whose Gateway's

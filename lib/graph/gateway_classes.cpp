@@ -46,6 +46,11 @@ const KnownGatewayClass* findWellKnownGatewayClass(std::string_view name) {
   return nullptr;
 }
 
+std::string_view controllerOfParameters(std::string_view group) {
+  if (group == "gateway.envoyproxy.io") return "gateway.envoyproxy.io/gatewayclass-controller";
+  return {};
+}
+
 const DeclaredGatewayClass* findDeclaredGatewayClass(
     const std::vector<DeclaredGatewayClass>& declared, std::string_view name) {
   for (const DeclaredGatewayClass& c : declared)

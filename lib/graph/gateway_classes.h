@@ -34,6 +34,10 @@ enum class ClassOrigin : std::uint8_t { Input, Declared, WellKnown, Assumed, Mis
 // `--controller-name` says which controller is simulated.
 inline constexpr std::string_view kAssumedControllerName = "policygraph.dev/assumed-controller";
 
+// The controller whose own kind a Gateway's `infrastructure.parametersRef` group is (Envoy
+// Gateway's EnvoyProxy), among the controllers policygraph simulates; empty for any other.
+std::string_view controllerOfParameters(std::string_view group);
+
 std::span<const KnownGatewayClass> wellKnownGatewayClasses();
 
 // Whether `pattern` (an exact name, or a prefix followed by `*`) matches the class `name`.

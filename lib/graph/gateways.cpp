@@ -190,6 +190,16 @@ std::string checkCertificates(Listener& l, const model::Store& store,
       refMessage = "Secret " + std::string(ns) + "/" + std::string(name) + " does not exist";
       return "InvalidCertificateRef";
     }
+    if (profile.takesSdsSecrets && secret->node.get("type").str() == "gateway.envoyproxy.io/sds") {
+      // The certificate is fetched at run time: only the two keys that say where from.
+      if (model::secretValue(*secret, "url").empty() ||
+          model::secretValue(*secret, "secretName").empty()) {
+        refMessage = "Secret " + std::string(ns) + "/" + std::string(name) +
+                     " of type gateway.envoyproxy.io/sds must contain url and secretName";
+        return "InvalidCertificateRef";
+      }
+      return {};
+    }
     std::string certificate = model::secretValue(*secret, "tls.crt");
     std::string key = model::secretValue(*secret, "tls.key");
     if (certificate.empty() || key.empty()) {
@@ -525,6 +535,14 @@ void buildGateway(Gateway& gateway, const model::Store& store, const ReferenceGr
             : ClassOrigin::Missing;
     gateway.controllerName = options.controllerName.empty() ? std::string(kAssumedControllerName)
                                                             : options.controllerName;
+    // An unknown class (a placeholder a harness fills in, a class installed elsewhere) on a
+    // Gateway whose infrastructure parameters are an implementation's own kind: that
+    // implementation's controller takes it.
+    if (options.controllerName.empty())
+      if (std::string_view c = controllerOfParameters(
+              gw.spec().get("infrastructure").get("parametersRef").get("group").str());
+          !c.empty())
+        gateway.controllerName = std::string(c);
   }
   gateway.profile = &profileForController(gateway.controllerName);
   gateway.managed =

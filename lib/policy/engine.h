@@ -71,6 +71,9 @@ struct ObjectProblem {
   yaml::NodeRef at;
   std::string message;
   const model::Resource* gateway = nullptr;
+  // The object whose absence is the problem (a telemetry backend not in the input): the rule
+  // engine weighs whether the unit is its home.
+  std::optional<model::Missing> missing = std::nullopt;
 };
 
 struct PolicyModel {

@@ -18,7 +18,8 @@ void check(Context& ctx) {
                  proxy.display() +
                      " is refused by its controller (status Accepted False, InvalidParameters): " +
                      p.message + "; fix the field, or the Gateways using it get none of it",
-                 &proxy);
+                 &proxy)
+          .missing = p.missing;
       continue;
     }
     const model::Resource& gateway = *p.gateway;
@@ -29,6 +30,7 @@ void check(Context& ctx) {
             "; fix the field (or create the object it names)",
         &proxy);
     f.discriminator = std::string(gateway.namespace_) + "/" + std::string(gateway.name);
+    f.missing = p.missing;
     f.objects.push_back(gateway.display());
     f.related.push_back({gateway.locate(gateway.node), gateway.display() + " uses it"});
   }

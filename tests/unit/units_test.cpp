@@ -337,6 +337,31 @@ TEST_CASE("absence: an error where the unit makes the namespace and the kind, el
   CHECK(got == std::vector<std::string>{"GW203 app", "IN133 example"});
 }
 
+TEST_CASE("absence: an EnvoyProxy's telemetry Service of a namespace the unit lacks is assumed") {
+  testing::TestFolder dir;
+  // The collector is installed by a chart into `monitoring`, which no unit makes: the Gateway
+  // is accepted, and one IN133 note says what is assumed (no GW217).
+  dir.write("gateway/kustomization.yaml", "resources: [all.yaml]\n");
+  dir.write("gateway/all.yaml",
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: gw\n"
+            "  namespace: infra\nspec:\n  gatewayClassName: eg\n  infrastructure:\n"
+            "    parametersRef: {group: gateway.envoyproxy.io, kind: EnvoyProxy, name: proxy}\n"
+            "  listeners: [{name: http, protocol: HTTP, port: 80}]\n---\n"
+            "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: EnvoyProxy\nmetadata:\n"
+            "  name: proxy\n  namespace: infra\nspec:\n  telemetry:\n    tracing:\n"
+            "      provider:\n        type: OpenTelemetry\n        backendRefs:\n"
+            "          - {name: otel-collector, namespace: monitoring, port: 4317}\n");
+  dir.write("other/kustomization.yaml", "resources: [ns.yaml]\n");
+  dir.write("other/ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: other\n");
+  analysis::Run run = inferred(dir);
+  REQUIRE(names(run) == std::vector<std::string>{"gateway", "other"});
+  std::vector<std::string> got;
+  for (const model::Finding& f : rules::runRules(unitsOf(run)).findings)
+    got.push_back(f.ruleId + " " + f.environment + " " + f.message.substr(0, f.message.find(',')));
+  CHECK(got == std::vector<std::string>{
+                   "IN133 gateway Service/monitoring/otel-collector is not in this unit"});
+}
+
 TEST_CASE("alternatives share the files beside them, and the input's CRDs, not other trees") {
   testing::TestFolder dir;
   dir.write("crds/widget.yaml",

@@ -61,7 +61,9 @@ std::optional<Problem> checkTelemetryBackendRefs(
       continue;
     if (kind == "Service") {
       const model::Resource* service = store.find("", "Service", ns, nameNode.str());
-      if (!service) return Problem{"service " + named + " not found", nameNode ? nameNode : ref};
+      if (!service)
+        return Problem{"service " + named + " not found", nameNode ? nameNode : ref,
+                       model::Missing{"", "Service", std::string(ns), std::string(nameNode.str())}};
       const yaml::NodeRef port = ref.get("port");
       if (!port.asInt())
         return Problem{
@@ -71,7 +73,10 @@ std::optional<Problem> checkTelemetryBackendRefs(
                        port};
     } else if (kind == "Backend") {
       const model::Resource* backend = store.find(kGroup, "Backend", ns, nameNode.str());
-      if (!backend) return Problem{"Backend " + named + " not found", nameNode ? nameNode : ref};
+      if (!backend)
+        return Problem{"Backend " + named + " not found", nameNode ? nameNode : ref,
+                       model::Missing{std::string(kGroup), "Backend", std::string(ns),
+                                      std::string(nameNode.str())}};
       if (graph::isDynamicResolver(*backend))
         return Problem{"dynamic resolver destinations are not supported: Backend " + named +
                            " has no address of its own for telemetry to be sent to",
@@ -186,7 +191,7 @@ class ObjectStatusWriter {
                     /*firstOnly=*/false);
     if (reported_.insert(&proxy).second)
       for (const Problem& p : problems)
-        context_.model.objectProblems.push_back({&proxy, p.at, p.message, nullptr});
+        context_.model.objectProblems.push_back({&proxy, p.at, p.message, nullptr, p.missing});
     if (!problems.empty()) {
       setAccepted(proxy, std::move(ancestor),
                   graph::makeCondition("Accepted", false, "InvalidParameters", aggregate(problems)),
@@ -327,7 +332,8 @@ class ObjectStatusWriter {
           " backendRefs in the referenced EnvoyProxy: " + problem->problem.message;
       context_.model.targetConditions.push_back(
           {g.resource, graph::makeCondition("Accepted", false, "InvalidParameters", message)});
-      context_.model.objectProblems.push_back({proxy, problem->problem.at, message, g.resource});
+      context_.model.objectProblems.push_back(
+          {proxy, problem->problem.at, message, g.resource, problem->problem.missing});
     }
   }
 
