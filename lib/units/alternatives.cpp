@@ -219,10 +219,6 @@ Alternatives findAlternatives(const std::vector<std::string>& files,
         allNames[r.file->path].insert(std::move(ref));
     }
   };
-  // The folder that holds every file considered: the top of the tree linted.
-  std::string top = load::folderOf(files.front());
-  for (const std::string& f : files)
-    if (!top.empty() && !under(f, top)) top = commonFolder(top + "/", f);
   // An alternative per innermost entry; its files are those whose entries all are its own.
   std::map<std::string, Alternative> byEntry;
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -237,11 +233,12 @@ Alternatives findAlternatives(const std::vector<std::string>& files,
     // What it shares lies beside its folder of alternatives: a conformance suite's base
     // manifests next to its tests, not the files of an unrelated tree of the repository.
     const std::string beside = a.folder.empty() ? std::string() : load::folderOf(a.folder);
-    // A top-level folder of alternatives (guides/ beside examples/ and config/) has the whole
-    // tree linted beside it: it shares the files at its top, and of the other trees only the
-    // files that define what it names (the Gateway its routes attach to), not a tree of
-    // examples that redefines its objects.
-    const bool topLevel = !a.folder.empty() && beside == top;
+    // A folder of alternatives at the root of the repository (guides/ beside examples/ and
+    // config/) has the whole repository beside it, unrelated trees included: it shares the
+    // files at the root and in its own folder, and of the other trees only the files that
+    // define what it names (the Gateway its routes attach to), not a tree of examples that
+    // redefines its objects.
+    const bool topLevel = !a.folder.empty() && beside.empty();
     std::vector<std::size_t> chosen, fromOtherTrees;
     for (std::size_t j = 0; j < files.size(); ++j) {
       // A file of a deeper entry of the same alternative belongs to another one.
@@ -250,7 +247,8 @@ Alternatives findAlternatives(const std::vector<std::string>& files,
       if (!std::all_of(entries[j].begin(), entries[j].end(),
                        [&](const std::string& e) { return own.count(e) > 0; }))
         continue;
-      if (topLevel && entries[j].empty() && load::folderOf(files[j]) != top)
+      if (topLevel && entries[j].empty() && files[j].find('/') != std::string::npos &&
+          !under(files[j], a.folder))
         fromOtherTrees.push_back(j);
       else
         chosen.push_back(j);
