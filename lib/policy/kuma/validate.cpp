@@ -345,6 +345,12 @@ class Validator {
       return;
     }
     if (ps.empty()) return;
+    // Kinds that select workloads' sidecars, in a mesh where the input runs builtin gateways
+    // only: the workloads are deployed from elsewhere, and nothing says they do not match.
+    if ((ref.kind == "Dataplane" || ref.kind == "MeshService" ||
+         ref.kind == "MeshServiceSubset") &&
+        std::all_of(ps.begin(), ps.end(), [](const Proxy& proxy) { return proxy.gateway; }))
+      return;
     for (const Proxy& proxy : ps)
       if (select(p, proxy, policies, settings_).selected) return;
     std::string scope = "in mesh " + text(mesh);
