@@ -120,6 +120,16 @@ std::string describeUse(const UsedReference& ref) {
          std::string(ref.toNamespace) + "/" + std::string(ref.toName);
 }
 
+// Whether the unit holds an object of a `from` entry's kind and namespace: one that could use
+// the grant.
+bool holdsReferrer(const model::Store& store, const std::vector<GrantEntry>& from) {
+  return anyEntry(from, [&](const GrantEntry& f) {
+    for (const model::Resource* r : store.ofKind(f.group, f.kind))
+      if (r->namespace_ == f.namespaceOrName) return true;
+    return false;
+  });
+}
+
 // The references in use, by the namespace they point into.
 using UsesByNamespace = std::unordered_map<std::string_view, std::vector<const UsedReference*>>;
 
@@ -156,6 +166,10 @@ void checkGrant(Context& ctx, const model::Resource& grant, const UsesByNamespac
               describeUse(*fromListed.front()) + "); fix its to entries or delete it";
     relatedUses = fromListed;
   } else {
+    // Nothing refers into the namespace, and the unit holds none of the objects the grant lets
+    // in: they are another unit's or another repository's (a platform team's grant for the
+    // app teams' routes, a docs page showing the grant alone). Nothing says they do not use it.
+    if (inbound.empty() && !holdsReferrer(ctx.store(), fromEntries)) return;
     where = grant.locateField(grant.spec(), "from");
     message = grant.display() + " permits nothing in use: it " + permits +
               ", but no such object refers to anything in namespace " +
