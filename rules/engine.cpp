@@ -177,7 +177,7 @@ std::vector<model::Finding> weighAbsences(const analysis::Analysis& analysis,
     // object give one note.
     const std::string unit =
         analysis.environment.empty() ? std::string("the input") : std::string("this unit");
-    const bool selected = f.missing->name.empty() && !f.missing->selector.empty();
+    const bool selected = f.missing->bySelector();
     std::string notHome;
     if (selected)
       notHome = ", which runs no workload in namespace " + f.missing->namespace_;

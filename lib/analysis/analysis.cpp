@@ -225,7 +225,7 @@ Analysis::Absence Analysis::absenceOf(const model::Missing& o) const {
     return Absence::Produced;
   // Objects a selector finds, in a namespace where the unit runs nothing the selector could
   // find (the rule gives no Missing otherwise): deployed by another repository or a chart.
-  if (o.name.empty() && !o.selector.empty()) return Absence::Elsewhere;
+  if (o.bySelector()) return Absence::Elsewhere;
   if (unitKind == units::UnitKind::Input || unitKind == units::UnitKind::Environment)
     return Absence::Missing;
   // Another unit's: defined in a file of the input this unit does not apply.

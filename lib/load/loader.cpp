@@ -1,13 +1,13 @@
 #include "lib/load/loader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <string>
 
 #include "lib/load/encoding.h"
 #include "lib/model/file.h"
 #include "lib/model/parallel.h"
+#include "lib/model/placeholder.h"
 #include "lib/yaml/parser.h"
 
 namespace pg::load {
@@ -267,29 +267,6 @@ std::optional<SkipReason> notAManifest(const yaml::Tree& tree, bool json) {
   return std::nullopt;
 }
 
-// `text` with every brace placeholder a test harness substitutes (`{IPv6}`, `{NAMESPACE}`:
-// a word in single braces) written in angle brackets instead, which YAML reads as plain text
-// and policygraph still as a placeholder; nullopt when it holds none. Same length, so every
-// line and column stays.
-std::optional<std::string> bracePlaceholdersAsText(std::string_view text) {
-  std::optional<std::string> out;
-  for (std::size_t i = text.find('{'); i != std::string_view::npos; i = text.find('{', i + 1)) {
-    if (i > 0 && text[i - 1] == '{') continue;  // {{ a template }}
-    std::size_t end = i + 1;
-    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
-                                 text[end] == '_' || text[end] == '-' || text[end] == '.'))
-      ++end;
-    if (end == i + 1 || end >= text.size() || text[end] != '}' ||
-        (end + 1 < text.size() && text[end + 1] == '}') ||
-        !(std::isupper(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '_'))
-      continue;
-    if (!out) out.emplace(text);
-    (*out)[i] = '<';
-    (*out)[end] = '>';
-  }
-  return out;
-}
-
 void parseInto(FileResult& result, std::string text, const config::Limits& limits) {
   model::SourceFile& file = *result.file;
   EncodingScan scan = scanEncoding(text);
@@ -340,7 +317,7 @@ void parseInto(FileResult& result, std::string text, const config::Limits& limit
     });
   };
   if (!json && syntaxErrors(parsed) > 0)
-    if (std::optional<std::string> unbraced = bracePlaceholdersAsText(parsed.tree->text())) {
+    if (std::optional<std::string> unbraced = model::bracePlaceholdersAsText(parsed.tree->text())) {
       yaml::ParseResult retried = yaml::parse(std::move(*unbraced), parseLimits, ascii, json);
       if (syntaxErrors(retried) < syntaxErrors(parsed)) parsed = std::move(retried);
     }

@@ -40,7 +40,7 @@ void mix(std::uint64_t& h, std::string_view text) {
 }  // namespace
 
 std::string Missing::display() const {
-  if (name.empty() && !selector.empty())
+  if (bySelector())
     return kind + "s of namespace " + namespace_ + " matching " + selector;
   return kind + "/" + (namespace_.empty() ? "" : namespace_ + "/") + name;
 }

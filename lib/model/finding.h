@@ -41,11 +41,12 @@ struct Missing {
   std::string group;
   std::string kind;
   std::string namespace_;  // "" for a cluster-scoped kind
-  std::string name;  // empty for the objects a selector finds
+  std::string name;        // empty for the objects a selector finds
   // For objects found by labels rather than named (a Server's pods): the selector, as
-  // `app=web,tier In (a, b)`. Such a finding is the rule's only where the unit holds objects
+  // `app=web,tier in (a,b)`. Such a finding is the rule's only where the unit holds objects
   // the selector could find; the rule gives it a Missing only where the unit holds none.
   std::string selector = {};
+  bool bySelector() const { return name.empty() && !selector.empty(); }
   std::string display() const;  // Kind/namespace/name, or "Pods of namespace X matching S"
 };
 

@@ -28,6 +28,17 @@ bool allOf(std::string_view s, bool (*pred)(char)) {
   return true;
 }
 
+// Whether the `{` at `open` starts a brace placeholder (`{GATEWAY_CLASS_NAME}`, `{IPv6}`: a
+// word in braces, as test harnesses substitute); `close` is then set to its `}`.
+bool bracePlaceholderAt(std::string_view v, std::size_t open, std::size_t& close) {
+  const std::string_view inner = between(v, open, 1, '}');
+  if (inner.empty() || !((inner[0] >= 'A' && inner[0] <= 'Z') || inner[0] == '_') ||
+      !allOf(inner, isWordChar))
+    return false;
+  close = open + 1 + inner.size();
+  return true;
+}
+
 }  // namespace
 
 bool holdsPlaceholder(std::string_view v) {
@@ -37,13 +48,8 @@ bool holdsPlaceholder(std::string_view v) {
       return true;  // ${VAR}, ${VAR:=default}
     if (c == '{' && i + 1 < v.size() && v[i + 1] == '{' && v.find("}}", i + 2) != v.npos)
       return true;  // {{ .Values.name }}
-    if (c == '{') {
-      // {GATEWAY_CLASS_NAME}, {IPv6}: a word in braces, as test harnesses substitute.
-      std::string_view inner = between(v, i, 1, '}');
-      if (!inner.empty() && ((inner[0] >= 'A' && inner[0] <= 'Z') || inner[0] == '_') &&
-          allOf(inner, isWordChar))
-        return true;
-    }
+    std::size_t close = 0;
+    if (c == '{' && bracePlaceholderAt(v, i, close)) return true;
     if (c == '<') {
       // <your-domain>, <TOKEN>
       std::string_view inner = between(v, i, 1, '>');
@@ -62,6 +68,21 @@ bool holdsPlaceholder(std::string_view v) {
       allOf(v.substr(1), isUpper))
     return true;
   return false;
+}
+
+std::optional<std::string> bracePlaceholdersAsText(std::string_view text) {
+  std::optional<std::string> out;
+  for (std::size_t i = text.find('{'); i != std::string_view::npos; i = text.find('{', i + 1)) {
+    std::size_t close = 0;
+    // Not a template's double braces (`{{ .Values.x }}`).
+    if ((i > 0 && text[i - 1] == '{') || !bracePlaceholderAt(text, i, close) ||
+        (close + 1 < text.size() && text[close + 1] == '}'))
+      continue;
+    if (!out) out.emplace(text);
+    (*out)[i] = '<';
+    (*out)[close] = '>';
+  }
+  return out;
 }
 
 }  // namespace pg::model

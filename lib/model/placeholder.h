@@ -4,6 +4,8 @@
 // no finding may rest on it.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace pg::model {
@@ -11,5 +13,11 @@ namespace pg::model {
 // Whether `value` holds a placeholder anywhere in it (a name `${APP}-svc` is as unknown as
 // `${APP}`).
 bool holdsPlaceholder(std::string_view value);
+
+// `text` with every brace placeholder (`{IPv6}`, `{NAMESPACE}`: a word in single braces, as
+// holdsPlaceholder knows it) written in angle brackets instead, which YAML reads as plain text
+// and holdsPlaceholder still as a placeholder; nullopt when it holds none. Same length, so
+// every line and column stays.
+std::optional<std::string> bracePlaceholdersAsText(std::string_view text);
 
 }  // namespace pg::model

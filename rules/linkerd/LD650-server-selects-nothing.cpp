@@ -34,15 +34,15 @@ void check(Context& ctx) {
       // wrong one. (One whose namespace is not written goes wherever it is applied, the
       // Server's namespace as well as any.)
       std::string elsewhere;
-      for (const policy::linkerd::WorkloadInbound& w : model.workloads) {
-        if (!w.workload->namespaceWritten) continue;
-        std::optional<graph::Workload> pod = graph::workloadOf(*w.workload);
-        if (selector && !selector->matchesEverything() && pod &&
-            selector->matches(pod->labels)) {
-          elsewhere = w.workload->display();
-          break;
+      if (selector && !selector->matchesEverything())
+        for (const policy::linkerd::WorkloadInbound& w : model.workloads) {
+          if (!w.workload->namespaceWritten) continue;
+          std::optional<graph::Workload> pod = graph::workloadOf(*w.workload);
+          if (pod && selector->matches(pod->labels)) {
+            elsewhere = w.workload->display();
+            break;
+          }
         }
-      }
       model::Finding& f = ctx.report(
           r->locateField(spec, "podSelector"),
           r->display() + " selects no Pod or pod template of its namespace in the input: it " +
