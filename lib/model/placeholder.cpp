@@ -30,12 +30,14 @@ bool allOf(std::string_view s, bool (*pred)(char)) {
 
 // Whether the `{` at `open` starts a brace placeholder (`{GATEWAY_CLASS_NAME}`, `{IPv6}`: a
 // word in braces, as test harnesses substitute); `close` is then set to its `}`.
+// Reads the word only, never past it: a file of `{a{a{a...` is one pass, not one per brace.
 bool bracePlaceholderAt(std::string_view v, std::size_t open, std::size_t& close) {
-  const std::string_view inner = between(v, open, 1, '}');
-  if (inner.empty() || !((inner[0] >= 'A' && inner[0] <= 'Z') || inner[0] == '_') ||
-      !allOf(inner, isWordChar))
+  std::size_t end = open + 1;
+  while (end < v.size() && isWordChar(v[end])) ++end;
+  if (end == open + 1 || end >= v.size() || v[end] != '}' ||
+      !((v[open + 1] >= 'A' && v[open + 1] <= 'Z') || v[open + 1] == '_'))
     return false;
-  close = open + 1 + inner.size();
+  close = end;
   return true;
 }
 
