@@ -12,15 +12,6 @@ bool isWordChar(char c) {
          c == '-' || c == '.';
 }
 
-// `text` from `open` on, up to the first `close`: what a delimited placeholder holds, or
-// nothing when it is not closed.
-std::string_view between(std::string_view text, std::size_t open, std::size_t openSize,
-                         char close) {
-  const std::size_t end = text.find(close, open + openSize);
-  if (end == std::string_view::npos) return {};
-  return text.substr(open + openSize, end - open - openSize);
-}
-
 bool allOf(std::string_view s, bool (*pred)(char)) {
   if (s.empty()) return false;
   for (char c : s)
@@ -44,18 +35,27 @@ bool bracePlaceholderAt(std::string_view v, std::size_t open, std::size_t& close
 }  // namespace
 
 bool holdsPlaceholder(std::string_view v) {
+  // Where the last `}` and the last `}}` start: an opener is closed when one lies after it.
+  // Found once, so that a value of openers and no close is one pass, not one per opener.
+  const std::size_t lastClose = v.rfind('}');
+  const std::size_t lastDoubleClose = v.rfind("}}");
+  auto closedAfter = [](std::size_t close, std::size_t from) {
+    return close != std::string_view::npos && close >= from;
+  };
   for (std::size_t i = 0; i < v.size(); ++i) {
     const char c = v[i];
-    if (c == '$' && i + 1 < v.size() && v[i + 1] == '{' && v.find('}', i + 2) != v.npos)
+    if (c == '$' && i + 1 < v.size() && v[i + 1] == '{' && closedAfter(lastClose, i + 2))
       return true;  // ${VAR}, ${VAR:=default}
-    if (c == '{' && i + 1 < v.size() && v[i + 1] == '{' && v.find("}}", i + 2) != v.npos)
+    if (c == '{' && i + 1 < v.size() && v[i + 1] == '{' && closedAfter(lastDoubleClose, i + 2))
       return true;  // {{ .Values.name }}
     std::size_t close = 0;
     if (c == '{' && bracePlaceholderAt(v, i, close)) return true;
     if (c == '<') {
-      // <your-domain>, <TOKEN>
-      std::string_view inner = between(v, i, 1, '>');
-      if (allOf(inner, isWordChar)) return true;
+      // <your-domain>, <TOKEN>: a word and the `>` right after it (read up to the first
+      // character that is not a word's, never further).
+      std::size_t end = i + 1;
+      while (end < v.size() && isWordChar(v[end])) ++end;
+      if (end > i + 1 && end < v.size() && v[end] == '>') return true;
     }
   }
   if (v.find("PLACEHOLDER") != v.npos) return true;

@@ -289,11 +289,16 @@ std::span<const Policy* const> PolicyModel::attachedAll(const model::Resource& o
   return it->second;
 }
 
+const Policy* PolicyModel::firstAttached(const Profile& profile, const model::Resource& object,
+                                         std::string_view section) const {
+  for (const Policy* p : attachedAll(object, section))
+    if (p->profile == &profile) return p;
+  return nullptr;
+}
+
 bool PolicyModel::hasAttached(const Profile& profile, const model::Resource& object,
                               std::string_view section) const {
-  std::span<const Policy* const> all = attachedAll(object, section);
-  return std::any_of(all.begin(), all.end(),
-                     [&](const Policy* p) { return p->profile == &profile; });
+  return firstAttached(profile, object, section) != nullptr;
 }
 
 std::vector<const Policy*> PolicyModel::attachedTo(const Profile& profile,
@@ -597,7 +602,6 @@ void dedupe(std::vector<Path>& paths) {
     if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
   paths = std::move(unique);
 }
-
 
 }  // namespace
 

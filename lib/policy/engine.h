@@ -91,6 +91,10 @@ struct PolicyModel {
   // most established first.
   std::vector<const Policy*> attachedTo(const Profile& profile, const model::Resource& object,
                                         std::string_view section = {}) const;
+  // The most established policy of the kind attached to `object` (and section), null when
+  // none is: attachedTo's front without building the list.
+  const Policy* firstAttached(const Profile& profile, const model::Resource& object,
+                              std::string_view section = {}) const;
   // Whether a policy of the kind is attached to `object` (and section): attachedTo without
   // building the list.
   bool hasAttached(const Profile& profile, const model::Resource& object,

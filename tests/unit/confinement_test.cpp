@@ -95,11 +95,11 @@ TEST_CASE("placeholders: the forms tools substitute before apply") {
        {"${GATEWAY_NAME}", "${VAR:=default}-svc", "{{ .Values.name }}", "{GATEWAY_CLASS_NAME}",
         "{IPv6}", "<your-domain>", "PLACEHOLDER_HOST", "__NAMESPACE__", "$NAMESPACE", "app-${ENV}",
         "clientID: [YOUR_GITLAB_CLIENT_ID]", "https://YOUR_DOMAIN/callback",
-        "[THE_GROUP_YOUR_USER_BELONGS]"})
+        "[THE_GROUP_YOUR_USER_BELONGS]", "${${${A}", "{{{{ x }}", "<<<TOKEN>", "a<b<c>"})
     CHECK_MESSAGE(model::holdsPlaceholder(v), v);
   for (const char* v : {"checkout", "shop.example.com", "/users/{id}", "$", "a<b", "{}",
-                        "^/api/(v1|v2)$", "__x", "10.0.0.0/8",
-                        "drop: [NET_RAW]", "YOUR_", "your_domain"})
+                        "^/api/(v1|v2)$", "__x", "10.0.0.0/8", "drop: [NET_RAW]", "YOUR_",
+                        "your_domain", "${${${", "{{{{ x }", "<<<a b>", "<a<b", "<>", "a < b > c"})
     CHECK_MESSAGE(!model::holdsPlaceholder(v), v);
 }
 

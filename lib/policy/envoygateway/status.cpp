@@ -106,8 +106,7 @@ class StatusWriter {
  private:
   // The policy of the kind that holds `object` (or one section of it), if any.
   const Policy* holder(const model::Resource& object, std::string_view section) const {
-    std::vector<const Policy*> attached = model_.attachedTo(profile_, object, section);
-    return attached.empty() ? nullptr : attached.front();
+    return model_.firstAttached(profile_, object, section);
   }
 
   // The Gateway-side policy a route's policy merges with on one listener: the listener's,

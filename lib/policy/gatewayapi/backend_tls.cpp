@@ -127,13 +127,11 @@ const Policy* applyingTo(const PolicyModel& model, const Profile& profile,
       if (port.get("port").asInt() != backend.port) continue;
       std::string_view name = port.get("name").str();
       if (name.empty()) break;
-      std::vector<const Policy*> onPort = model.attachedTo(profile, *backend.target, name);
-      if (!onPort.empty()) return onPort.front();
+      if (const Policy* onPort = model.firstAttached(profile, *backend.target, name)) return onPort;
       break;
     }
   }
-  std::vector<const Policy*> whole = model.attachedTo(profile, *backend.target);
-  return whole.empty() ? nullptr : whole.front();
+  return model.firstAttached(profile, *backend.target);
 }
 
 // Whether a backendRef written in an Envoy Gateway object (a policy's external service: ext
@@ -339,9 +337,8 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
 
   // A target another policy of the kind holds is Conflicted; otherwise the CA decides.
   auto conflictHolder = [&](const Target& t) -> const Policy* {
-    std::vector<const Policy*> holders =
-        model.attachedTo(*policy.profile, *t.resource, t.sectionName);
-    return !holders.empty() && holders.front() != &policy ? holders.front() : nullptr;
+    const Policy* holder = model.firstAttached(*policy.profile, *t.resource, t.sectionName);
+    return holder != &policy ? holder : nullptr;
   };
   auto conditionsFor = [&](const Policy* holder) {
     std::vector<graph::Condition> conditions;

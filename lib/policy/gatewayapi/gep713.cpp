@@ -184,13 +184,11 @@ void writeStatus(FamilyContext& context) {
       } else if (!t.attached()) {
         accepted = graph::makeCondition("Accepted", false, t.reason, t.message);
       } else if (policy.profile->policyClass == PolicyClass::Direct) {
-        std::vector<const Policy*> rivals =
-            model.attachedTo(*policy.profile, *t.resource, t.sectionName);
-        if (!rivals.empty() && rivals.front() != &policy)
-          accepted =
-              graph::makeCondition("Accepted", false, "Conflicted",
-                                   "Policy conflicts with " + policy.profile->kind + " " +
-                                       rivals.front()->key() + ", which is established first");
+        const Policy* holder = model.firstAttached(*policy.profile, *t.resource, t.sectionName);
+        if (holder && holder != &policy)
+          accepted = graph::makeCondition("Accepted", false, "Conflicted",
+                                          "Policy conflicts with " + policy.profile->kind + " " +
+                                              holder->key() + ", which is established first");
       }
       std::vector<AncestorRef> ancestors = ancestorsOf(t, context.model);
       if (ancestors.empty()) {
