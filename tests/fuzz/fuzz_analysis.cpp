@@ -4,8 +4,9 @@
 // error in the CLI (exit 2), so here it is simply not used.
 //
 // Besides the sanitizers, it checks that no exception escapes (the CLI would exit 3, "internal
-// error") and that the machine-readable reports are well-formed: JSON and SARIF parse, JUnit
-// is XML, and a JSON report read back as a baseline names exactly the findings.
+// error"), that the machine-readable reports are well-formed (JSON and SARIF parse, JUnit is
+// XML, and a JSON report read back as a baseline names exactly the findings), and that the
+// plain text report and the GitHub annotations hold no control character they did not write.
 #include <unistd.h>
 
 #include <algorithm>
@@ -55,6 +56,16 @@ void writeFile(const fs::path& path, std::string_view bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   require(static_cast<bool>(out.flush()));
+}
+
+// Whether a report meant for a terminal or a CI log carries no control character but the
+// line ends it writes itself: a file or object name must never clear the reader's screen,
+// move the cursor or start a line of its own.
+bool printable(const std::string& text) {
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\n') || u == 0x7f;
+  });
 }
 
 pg::config::Config configFor(std::string_view& input) {
@@ -115,6 +126,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   pg::report::writeJunit(junit, report);
   pg::report::writeGithub(github, report);
 
+  require(printable(text.str()));
+  require(printable(github.str()));
   require(pg::fuzz::isJson(json.str()));
   require(pg::fuzz::isJson(sarif.str()));
   require(pg::fuzz::isXml(junit.str()));

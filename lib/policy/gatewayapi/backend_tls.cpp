@@ -362,11 +362,13 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
   // The translator builds each Gateway's telemetry (listener.go processProxyObservability)
   // before its routes: an EnvoyProxy whose access log, tracing or metrics send to a target
   // through the policy comes first among the ancestors, as the EnvoyProxy itself.
-  for (const auto& [proxy, refs] : external.telemetry()) {
+  for (const auto& telemetry : external.telemetry()) {
+    const auto& [proxy, refs] = telemetry;
+    const std::string_view proxyNamespace = proxy->namespace_;
     for (const Target& t : policy.targets) {
       if (!t.attached()) continue;
       if (std::none_of(refs.begin(), refs.end(),
-                       [&](yaml::NodeRef ref) { return refersTo(ref, proxy->namespace_, t); }))
+                       [&](yaml::NodeRef ref) { return refersTo(ref, proxyNamespace, t); }))
         continue;
       AncestorRef ref;
       ref.group = std::string(envoygateway::kGroup);
