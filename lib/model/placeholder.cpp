@@ -19,12 +19,17 @@ bool allOf(std::string_view s, bool (*pred)(char)) {
   return true;
 }
 
+// Where the word starting at `from` ends: the first character that is not a word's.
+std::size_t wordEnd(std::string_view v, std::size_t from) {
+  while (from < v.size() && isWordChar(v[from])) ++from;
+  return from;
+}
+
 // Whether the `{` at `open` starts a brace placeholder (`{GATEWAY_CLASS_NAME}`, `{IPv6}`: a
 // word in braces, as test harnesses substitute); `close` is then set to its `}`.
 // Reads the word only, never past it: a file of `{a{a{a...` is one pass, not one per brace.
 bool bracePlaceholderAt(std::string_view v, std::size_t open, std::size_t& close) {
-  std::size_t end = open + 1;
-  while (end < v.size() && isWordChar(v[end])) ++end;
+  const std::size_t end = wordEnd(v, open + 1);
   if (end == open + 1 || end >= v.size() || v[end] != '}' ||
       !((v[open + 1] >= 'A' && v[open + 1] <= 'Z') || v[open + 1] == '_'))
     return false;
@@ -53,8 +58,7 @@ bool holdsPlaceholder(std::string_view v) {
     if (c == '<') {
       // <your-domain>, <TOKEN>: a word and the `>` right after it (read up to the first
       // character that is not a word's, never further).
-      std::size_t end = i + 1;
-      while (end < v.size() && isWordChar(v[end])) ++end;
+      const std::size_t end = wordEnd(v, i + 1);
       if (end > i + 1 && end < v.size() && v[end] == '>') return true;
     }
   }

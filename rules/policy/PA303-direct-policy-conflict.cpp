@@ -31,10 +31,7 @@ void check(Context& ctx) {
     }
     for (const auto& [winner, l] : lost) {
       const policy::Target& t = *l.first;
-      std::string where = describeTarget(t);
-      if (l.targets > 1)
-        where +=
-            " and " + std::to_string(l.targets - 1) + " other target" + (l.targets == 2 ? "" : "s");
+      std::string where = describeTargets(t, l.targets);
       model::Finding& f = reportOn(
           ctx, p, t.at,
           p.profile->kind + " " + p.key() + " is rejected (status Accepted False, Conflicted): " +

@@ -2,7 +2,6 @@
 #include <map>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "rules/policy/policy_rules.h"
 
@@ -98,7 +97,7 @@ void check(Context& ctx) {
   std::unordered_map<Spot, std::size_t, SpotHash> groupOf;  // index in `groups`
   std::unordered_map<std::vector<const policy::Policy*>, std::size_t, PoliciesHash> groupIds;
   struct Group {
-    std::vector<const policy::Policy*> rivals;
+    const std::vector<const policy::Policy*>* rivals;  // its key in `groupIds`
     std::size_t spots = 0;
   };
   std::vector<Group> groups;
@@ -111,13 +110,10 @@ void check(Context& ctx) {
       Spot spot{q.profile, t.resource, t.sectionName};
       auto [known, fresh] = groupOf.try_emplace(spot, 0);
       if (fresh) {
-        std::vector<const policy::Policy*> rivals =
-            model.attachedTo(*q.profile, *t.resource, t.sectionName);
-        // A policy naming one spot twice stands there once, at its first place.
-        std::unordered_set<const policy::Policy*> once;
-        std::erase_if(rivals, [&](const policy::Policy* r) { return !once.insert(r).second; });
-        auto [it, added] = groupIds.emplace(std::move(rivals), groups.size());
-        if (added) groups.push_back({it->first, 0});
+        // The attachment index holds a policy once per spot, however often it names it.
+        auto [it, added] = groupIds.emplace(
+            model.attachedTo(*q.profile, *t.resource, t.sectionName), groups.size());
+        if (added) groups.push_back({&it->first, 0});
         ++groups[it->second].spots;
         known->second = it->second;
       }
@@ -135,7 +131,7 @@ void check(Context& ctx) {
   std::map<std::pair<std::size_t, std::size_t>, Pair> pairs;
   std::set<std::pair<std::size_t, std::size_t>> judgedClean;  // pairs that do not conflict
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const std::vector<const policy::Policy*>& rivals = groups[g].rivals;
+    const std::vector<const policy::Policy*>& rivals = *groups[g].rivals;
     for (std::size_t j = 1; j < rivals.size(); ++j) {
       const policy::Policy& p = *rivals[j];
       if (!p.invalidMessage.empty()) continue;  // rejected for its content: PA309
@@ -161,14 +157,10 @@ void check(Context& ctx) {
     const policy::Policy& p = model.policies[key.first];
     const policy::Policy& winner = model.policies[key.second];
     const policy::Target& t = p.targets[pair.first];
-    std::size_t others = pair.spots - 1;
-    std::string where = describeTarget(t);
-    if (others)
-      where += " and " + std::to_string(others) + " other target" + (others == 1 ? "" : "s");
     model::Finding& f =
         reportOn(ctx, p, t.at,
                  p.profile->kind + " " + p.key() + " and " + winner.key() + " both target " +
-                     where + ": " + pair.verdict.what +
+                     describeTargets(t, pair.spots) + ": " + pair.verdict.what +
                      " (name order), but in a cluster the one created first wins and neither "
                      "manifest says which. " +
                      pair.verdict.fix);

@@ -15,6 +15,13 @@ std::string describeTarget(const policy::Target& t) {
   return section + " " + t.sectionName + " of " + t.kind + " " + object;
 }
 
+std::string describeTargets(const policy::Target& first, std::size_t count) {
+  std::string out = describeTarget(first);
+  if (count > 1)
+    out += " and " + std::to_string(count - 1) + " other target" + (count == 2 ? "" : "s");
+  return out;
+}
+
 model::Finding& reportOn(Context& ctx, const policy::Policy& p, yaml::NodeRef at,
                          std::string message) {
   return ctx.report(p.resource->locate(at), std::move(message), p.resource);

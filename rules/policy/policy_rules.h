@@ -18,6 +18,8 @@ inline constexpr std::string_view kPolicySubjects = "*";
 
 // "HTTPRoute shop/checkout" or "listener https of Gateway infra/public".
 std::string describeTarget(const policy::Target& t);
+// describeTarget(first), then "and N other targets" when a finding stands for `count` targets.
+std::string describeTargets(const policy::Target& first, std::size_t count);
 
 // Reports at `at`, a node of the policy's own object, with the policy as subject.
 model::Finding& reportOn(Context& ctx, const policy::Policy& p, yaml::NodeRef at,
