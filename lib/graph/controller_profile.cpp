@@ -170,6 +170,11 @@ constexpr std::array<std::string_view, 2> kIstioBuiltinCertificateValues{"ISTIO_
 // ServiceEntries; route_collections.go writes mesh parents' status as the Gateway controller.
 constexpr std::array<KindName, 1> kIstioMeshParents{{{"networking.istio.io", "ServiceEntry"}}};
 
+// backend_policies.go BackendTLSPolicyCollection: a Service or a ServiceEntry, a sectionName
+// naming one of its ports.
+constexpr std::array<KindName, 1> kIstioBackendTlsTargets{
+    {{"networking.istio.io", "ServiceEntry"}}};
+
 constexpr ControllerProfile makeIstio() {
   ControllerProfile p;
   p.id = ControllerId::Istio;
@@ -185,7 +190,7 @@ constexpr ControllerProfile makeIstio() {
   // enforceRefGrant false, so backendRefs (and mirrors) of routes to a Service or a
   // ServiceEntry need no ReferenceGrant.
   p.unresolvedBackendChoice = UnresolvedBackendChoice::LastDropped;
-  p.meshBackendsNeedReferenceGrant = false;
+  p.meshBackendGrants = MeshBackendGrants::None;
   // buildHTTPDestination skips a backendRef of weight 0 before building its destination and
   // reading its filters; a filter other than a header modifier on a backendRef is an error
   // that ends the translation (ResolvedRefs False, InvalidFilter).
@@ -229,6 +234,7 @@ constexpr ControllerProfile makeIstio() {
   // (under the mesh controller) and each Gateway whose routes use it; policies on one
   // target merge, the oldest first, and none is Conflicted; the ignore annotation hides one.
   p.backendPolicyAncestors = BackendPolicyAncestors::Targets;
+  p.backendTlsTargetKinds = kIstioBackendTlsTargets;
   p.meshControllerName = "istio.io/mesh-controller";
   p.backendPoliciesConflict = false;
   p.ignorePolicyAnnotation = "istio.io/ignore-policy-attachment";
@@ -284,6 +290,12 @@ const ListenerRequirement* ControllerProfile::listenerRequirement(
 bool ControllerProfile::takesMeshParent(std::string_view group, std::string_view kind) const {
   if (group.empty() && kind == "Service") return true;
   return std::any_of(meshParentKinds.begin(), meshParentKinds.end(),
+                     [&](const KindName& k) { return k.group == group && k.kind == kind; });
+}
+
+bool ControllerProfile::takesBackendTlsTarget(std::string_view group, std::string_view kind) const {
+  if (group.empty() && kind == "Service") return true;
+  return std::any_of(backendTlsTargetKinds.begin(), backendTlsTargetKinds.end(),
                      [&](const KindName& k) { return k.group == group && k.kind == kind; });
 }
 

@@ -37,6 +37,18 @@ struct KindName {
   std::string_view kind;
 };
 
+// Which cross-namespace backendRefs of a mesh route (one whose parent is a Service) need a
+// ReferenceGrant.
+enum class MeshBackendGrants {
+  All,
+  // All but those into the namespace of one of the route's mesh parents: a consumer route (in
+  // the namespace of the clients, GEP-1294) sends to the producer's Service without one, since
+  // it changes only its own namespace's requests (the GAMMA conformance test
+  // MeshConsumerRoute).
+  ExceptParentNamespace,
+  None,  // Istio: route_collections.go converts mesh routes with enforceRefGrant false
+};
+
 // A listener protocol the controller accepts and the route kinds (group
 // gateway.networking.k8s.io) it admits; for TLS, per mode ("" matches any mode).
 struct ListenerProtocolSupport {
@@ -159,10 +171,12 @@ struct ControllerProfile {
   // before its object is looked up (Istio's buildDestination checks the port last and lets
   // that refusal replace a BackendNotFound); false: a missing object is BackendNotFound first.
   bool backendPortBeforeLookup = false;
-  // A backendRef to another namespace needs a ReferenceGrant also when the route's parent is
-  // a mesh parent (a Service); false: only for Gateway parents (Istio translates mesh routes
-  // without asking, route_collections.go: enforceRefGrant is !mesh).
-  bool meshBackendsNeedReferenceGrant = true;
+  // Which backendRefs to another namespace need a ReferenceGrant when the route's parent is a
+  // mesh parent (a Service); for a Gateway parent every one does.
+  MeshBackendGrants meshBackendGrants = MeshBackendGrants::ExceptParentNamespace;
+  // Kinds a BackendTLSPolicy may target besides the Gateway API's (Service), each with its
+  // ports named by `sectionName` (Istio's ServiceEntry).
+  std::span<const KindName> backendTlsTargetKinds;
   // A backendRef of weight 0 is resolved like any other; false: the controller drops it before
   // resolving it (and before reading its filters), so it never makes ResolvedRefs False
   // (Istio's buildHTTPDestination and buildGRPCDestination).
@@ -286,6 +300,9 @@ struct ControllerProfile {
   // `controllerName`, or, with an empty one, a mesh parent.
   IgnoredParent ignoresParent(std::string_view controllerName, bool udpRoute) const;
   bool takesMeshParent(std::string_view group, std::string_view kind) const;
+  // Whether a BackendTLSPolicy may target the kind: a core Service, or one of
+  // backendTlsTargetKinds.
+  bool takesBackendTlsTarget(std::string_view group, std::string_view kind) const;
   // The protocol entry for a listener, or null when the controller does not accept it.
   const ListenerProtocolSupport* protocol(std::string_view protocol, std::string_view tlsMode,
                                           std::string_view controllerName) const;

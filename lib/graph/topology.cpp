@@ -90,7 +90,23 @@ std::optional<std::int64_t> exposedPort(const model::Resource& backend) {
 struct ResolutionContext {
   const ControllerProfile* profile = nullptr;
   bool mesh = false;
-  bool needsGrant() const { return !mesh || profile->meshBackendsNeedReferenceGrant; }
+  // Whether the controller asks a ReferenceGrant for the route's backendRef `b`, which is in
+  // another namespace.
+  bool needsGrant(const BackendRef& b, const Route& route) const {
+    if (!mesh) return true;
+    switch (profile->meshBackendGrants) {
+      case MeshBackendGrants::All:
+        return true;
+      case MeshBackendGrants::None:
+        return false;
+      case MeshBackendGrants::ExceptParentNamespace:
+        return std::none_of(route.parents.begin(), route.parents.end(), [&](const RouteParent& p) {
+          return !p.gateway && profile->takesMeshParent(p.ref.group, p.ref.kind) &&
+                 p.ref.namespace_ == b.namespace_;
+        });
+    }
+    return true;
+  }
   bool operator==(const ResolutionContext&) const = default;
 };
 
@@ -114,7 +130,7 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
     return out;
   };
   auto grantRefuses = [&] {
-    return b.namespace_ != r.namespace_ && context.needsGrant() &&
+    return b.namespace_ != r.namespace_ && context.needsGrant(b, route) &&
            !grants.permits(r.group, r.kind, r.namespace_, b.group, b.kind, b.namespace_, b.name);
   };
   auto refuseByGrant = [&] {
@@ -929,6 +945,12 @@ const Route* Topology::findRoute(const model::Resource* resource) const {
   for (const Route& r : routes)
     if (r.resource == resource) return &r;
   return nullptr;
+}
+
+const ControllerProfile& Topology::backendPolicyProfile() const {
+  for (const Gateway& g : gateways)
+    if (g.managed && g.profile->id != ControllerId::Generic) return *g.profile;
+  return *meshProfile;
 }
 
 Topology buildTopology(const model::Store& store, const TopologyOptions& given) {

@@ -290,6 +290,10 @@ class Topology {
   const Gateway* findGateway(std::string_view namespace_, std::string_view name,
                              std::string_view kind = "Gateway") const;
   const Route* findRoute(const model::Resource* resource) const;
+  // The controller profile whose rules for backend policies (BackendTLSPolicy,
+  // XBackendTrafficPolicy) apply: the first simulated Gateway's controller's when a profile
+  // describes it, else the mesh controller's.
+  const ControllerProfile& backendPolicyProfile() const;
 };
 
 Topology buildTopology(const model::Store& store, const TopologyOptions& options);

@@ -83,7 +83,7 @@ class Resolver {
            t.node);
       return;
     }
-    if (!policy.profile->allowsTarget(t.kind)) {
+    if (!policy.profile->allowsTarget(t.kind) && !controllerTakes(policy, t)) {
       std::string allowed;
       for (const std::string& k : policy.profile->targetKinds)
         allowed += (allowed.empty() ? "" : ", ") + k;
@@ -155,12 +155,20 @@ class Resolver {
       return std::any_of(r->rules.begin(), r->rules.end(),
                          [&](const graph::RouteRule& rule) { return rule.name == t.sectionName; });
     }
-    if (t.kind == "Service") {
+    if (t.kind == "Service" || (t.group == "networking.istio.io" && t.kind == "ServiceEntry")) {
       for (yaml::NodeRef port : t.resource->spec().get("ports").items())
         if (port.get("name").str() == t.sectionName) return true;
       return false;
     }
     return true;  // a kind whose sections policygraph does not model
+  }
+
+  // A kind of the controller's own that it lets a Gateway API policy target beyond the
+  // specification's (Istio: a BackendTLSPolicy on a ServiceEntry).
+  bool controllerTakes(const Policy& policy, const Target& t) const {
+    return policy.profile->kind == "BackendTLSPolicy" &&
+           policy.profile->family == Family::GatewayApi &&
+           topology_.backendPolicyProfile().takesBackendTlsTarget(t.group, t.kind);
   }
 
   const model::Store& store_;

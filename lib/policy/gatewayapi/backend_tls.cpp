@@ -98,17 +98,26 @@ std::optional<CaProblem> checkCaCertificates(const Policy& policy, const model::
   return std::nullopt;
 }
 
-// The port of `service` a sectionName names, when it names one by name.
+// Whether a target's sectionName names a port: a Service's, or an Istio ServiceEntry's.
+bool sectionIsPort(const Target& target) {
+  return !target.sectionName.empty() &&
+         (target.kind == "Service" ||
+          (target.kind == "ServiceEntry" && target.group == "networking.istio.io"));
+}
+
+// The number of the port of `service` (a Service or a ServiceEntry) a sectionName names,
+// when it names one by name.
 std::optional<std::int64_t> portNamed(const model::Resource& service, std::string_view section) {
+  const std::string_view field = service.kind == "ServiceEntry" ? "number" : "port";
   for (yaml::NodeRef port : service.spec().get("ports").items())
-    if (port.get("name").str() == section) return port.get("port").asInt();
+    if (port.get("name").str() == section) return port.get(field).asInt();
   return std::nullopt;
 }
 
 // Whether a backendRef sends traffic to the target (the whole object, or its named port).
 bool reaches(const graph::BackendRef& backend, const Target& target) {
   if (backend.target != target.resource) return false;
-  if (target.sectionName.empty() || target.kind != "Service") return true;
+  if (!sectionIsPort(target)) return true;
   std::optional<std::int64_t> port = portNamed(*target.resource, target.sectionName);
   return port && backend.port == port;
 }
@@ -146,7 +155,7 @@ bool refersTo(yaml::NodeRef ref, std::string_view writerNamespace, const Target&
   if (kind != target.kind || ns != target.namespace_ ||
       envoygateway::goField(ref, "name").str() != target.name)
     return false;
-  if (target.sectionName.empty() || target.kind != "Service") return true;
+  if (!sectionIsPort(target)) return true;
   std::optional<std::int64_t> port = portNamed(*target.resource, target.sectionName);
   return port && envoygateway::goField(ref, "port").asInt() == port;
 }
@@ -222,12 +231,6 @@ std::vector<graph::Condition> targetProfileConditions(Policy& policy, const mode
 
 }  // namespace
 
-const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topology) {
-  for (const graph::Gateway& g : topology.gateways)
-    if (g.managed && g.profile->id != graph::ControllerId::Generic) return *g.profile;
-  return *topology.meshProfile;
-}
-
 void writeTargetAncestors(Policy& policy, FamilyContext& context,
                           const graph::ControllerProfile& profile,
                           const std::vector<graph::Condition>& conditions, bool gatewayAncestors) {
@@ -242,7 +245,9 @@ void writeTargetAncestors(Policy& policy, FamilyContext& context,
                                       std::string(profile.ignorePolicyAnnotation) + "=true)")};
     } else if (!t.attached()) {
       own.front() = graph::makeCondition("Accepted", false, "TargetNotFound", t.message);
-    } else if (t.kind != "Service" || !t.group.empty()) {
+    } else if (policy.profile->kind == "BackendTLSPolicy"
+                   ? !profile.takesBackendTlsTarget(t.group, t.kind)
+                   : t.kind != "Service" || !t.group.empty()) {
       own.front() = graph::makeCondition("Accepted", false, "TargetNotFound",
                                          "unsupported target kind " + t.kind);
     }
@@ -325,7 +330,7 @@ std::vector<std::pair<Policy*, std::string_view>> ExternalUses::reaching(
 }
 
 void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external) {
-  const graph::ControllerProfile& profile = backendPolicyProfile(context.topology);
+  const graph::ControllerProfile& profile = context.topology.backendPolicyProfile();
   if (profile.backendPolicyAncestors == graph::BackendPolicyAncestors::Targets) {
     writeTargetAncestors(policy, context, profile,
                          targetProfileConditions(policy, context.store, context.config));

@@ -22,10 +22,6 @@ inline constexpr std::string_view kDefaultController = "policygraph.dev/policy-c
 class ExternalUses;
 void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const ExternalUses& external);
 
-// The controller profile whose rules for backend policies apply: the first simulated
-// Gateway's controller's when a profile describes it, else the mesh controller's.
-const graph::ControllerProfile& backendPolicyProfile(const graph::Topology& topology);
-
 // A backend policy as a controller that reports it on its targets writes it
 // (BackendPolicyAncestors::Targets, Istio): one ancestor per target, under the profile's mesh
 // controller, with `conditions` (Accepted False with the target's reason when it does not

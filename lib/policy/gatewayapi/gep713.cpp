@@ -149,7 +149,7 @@ namespace {
 // its mesh controller, Accepted, and no Gateway ancestors; session persistence is taken but
 // not applied, which the message says. False when the profile reports them otherwise.
 bool writeTargetTrafficStatus(Policy& policy, FamilyContext& context) {
-  const graph::ControllerProfile& profile = backendPolicyProfile(context.topology);
+  const graph::ControllerProfile& profile = context.topology.backendPolicyProfile();
   if (profile.backendPolicyAncestors != graph::BackendPolicyAncestors::Targets) return false;
   std::string message = "Configuration is valid";
   if (policy.resource->spec().get("sessionPersistence"))
