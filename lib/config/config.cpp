@@ -297,6 +297,7 @@ std::vector<model::Cidr> readNetworks(const Reader& r, yaml::NodeRef node, std::
 }
 
 void readLinkerd(const Reader& r, yaml::NodeRef node, LinkerdSettings& linkerd) {
+  linkerd.declared = true;
   if (node.isNull()) return;
   if (!node.isMapping()) r.fail(node, "linkerd must be a mapping");
   for (auto [k, v] : node.entries()) {

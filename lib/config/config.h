@@ -119,6 +119,10 @@ struct LinkerdSettings {
   std::string controlPlaneNamespace = "linkerd";
   std::string identityDomain = "cluster.local";
   std::vector<model::Cidr> probeNetworks;
+  // The config file has a `linkerd:` key (`linkerd: {}` for the defaults): the cluster runs
+  // Linkerd, so every workload's inbound policy is computed even when nothing in the input
+  // names Linkerd.
+  bool declared = false;
 };
 LinkerdSettings defaultLinkerdSettings();
 bool isLinkerdDefaultPolicy(std::string_view policy);

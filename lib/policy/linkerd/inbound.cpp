@@ -852,8 +852,8 @@ bool hasLinkerdKey(yaml::NodeRef map) {
 }
 
 // Whether anything in the repository is Linkerd's: an object of a `linkerd.io` group, or a
-// Namespace or workload labelled or annotated for it. Without any of these no pod runs a Linkerd
-// proxy, and modelling every workload's inbound policy would be work for nothing (and a
+// Namespace or workload labelled or annotated for it. Without any of these (and without a
+// `linkerd:` key in the config) no pod runs a Linkerd proxy, and modelling every workload's inbound policy would be work for nothing (and a
 // misleading `linkerd` section in `explain` for a Kuma or plain repository).
 bool usesLinkerd(const model::Store& store, const std::vector<graph::Workload>& workloads) {
   for (const model::Resource& r : store.all())
@@ -875,7 +875,7 @@ LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettin
   Index index(store, settings, model.serverParents);
   model.ignored = index.takeIgnored();
   std::vector<graph::Workload> workloads = graph::collectWorkloads(store);
-  if (!usesLinkerd(store, workloads)) workloads.clear();
+  if (!settings.declared && !usesLinkerd(store, workloads)) workloads.clear();
   model.workloads.resize(workloads.size());
   // Each workload reads the index and writes only its own slot.
   model::parallelFor(
