@@ -166,6 +166,7 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
   for (const config::GatewayClass& c : config.gatewayClasses)
     topologyOptions.gatewayClasses.push_back({c.name, c.controllerName});
   topologyOptions.external = config.external;
+  topologyOptions.linkerdDeclared = config.linkerd.declared;
   a.topology = graph::buildTopology(a.store, topologyOptions);
   a.kuma = graph::kuma::build(a.store, config.kumaSystemNamespace);
   policy::PolicyOptions policyOptions = inputs.policy;

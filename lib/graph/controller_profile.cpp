@@ -242,10 +242,40 @@ constexpr ControllerProfile makeIstio() {
   return p;
 }
 
+// ---- Linkerd: mesh routes ------------------------------------------------------------------
+
+constexpr std::array<std::string_view, 1> kLinkerdControllers{"linkerd.io/policy-controller"};
+
+// policy-controller/k8s/status/src/index.rs backend_condition: a Service or an EgressNetwork
+// that exists; any other kind is InvalidKind. No port, ExternalName or ReferenceGrant check.
+constexpr std::array<BackendKindSupport, 2> kLinkerdBackends{{
+    {"", "Service", R::Service},
+    {"policy.linkerd.io", "EgressNetwork", R::Object},
+}};
+
+// The policy controller's status for routes whose parent is a Service (a GAMMA mesh route) when
+// the cluster runs Linkerd: Accepted when the Service exists, ResolvedRefs from the backends'
+// kinds and existence alone (index.rs backend_condition).
+constexpr ControllerProfile makeLinkerd() {
+  ControllerProfile p;
+  p.id = ControllerId::Linkerd;
+  p.name = "Linkerd";
+  p.controllerNames = kLinkerdControllers;
+  p.backendKinds = kLinkerdBackends;
+  p.servicePortMustExist = false;
+  p.refusesExternalName = false;
+  p.meshBackendGrants = MeshBackendGrants::None;
+  p.protocols = kSpecProtocols;
+  p.meshRouteControllerName = kLinkerdControllers[0];
+  return p;
+}
+
 constexpr ControllerProfile kGeneric = makeGeneric();
 constexpr ControllerProfile kEnvoyGateway = makeEnvoyGateway();
 constexpr ControllerProfile kIstio = makeIstio();
-constexpr std::array<const ControllerProfile*, 3> kProfiles{&kGeneric, &kEnvoyGateway, &kIstio};
+constexpr ControllerProfile kLinkerd = makeLinkerd();
+constexpr std::array<const ControllerProfile*, 4> kProfiles{&kGeneric, &kEnvoyGateway, &kIstio,
+                                                            &kLinkerd};
 
 // Groups of Kubernetes itself and of the Gateway API: a kind of these that a profile does not
 // support is InvalidKind under any controller. Extensions (InferencePool, ServiceImport) and

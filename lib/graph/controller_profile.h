@@ -12,7 +12,7 @@
 
 namespace pg::graph {
 
-enum class ControllerId : std::uint8_t { Generic, EnvoyGateway, Istio };
+enum class ControllerId : std::uint8_t { Generic, EnvoyGateway, Istio, Linkerd };
 
 // How a backendRef of a supported kind is resolved.
 enum class BackendResolution : std::uint8_t {
@@ -46,7 +46,8 @@ enum class MeshBackendGrants {
   // it changes only its own namespace's requests (the GAMMA conformance test
   // MeshConsumerRoute).
   ExceptParentNamespace,
-  None,  // Istio: route_collections.go converts mesh routes with enforceRefGrant false
+  None,  // Istio: route_collections.go converts mesh routes with enforceRefGrant false;
+         // Linkerd's status index checks a backend's kind and existence only
 };
 
 // A listener protocol the controller accepts and the route kinds (group

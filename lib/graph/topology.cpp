@@ -13,6 +13,7 @@
 #include "lib/graph/gateways.h"
 #include "lib/graph/hostname.h"
 #include "lib/graph/namespace_labels.h"
+#include "lib/graph/workloads.h"
 #include "lib/model/parallel.h"
 
 namespace pg::graph {
@@ -835,7 +836,8 @@ bool istioInstalled(const model::Store& store) {
 }
 
 // The mesh controller, unless one was named: Istio when the input uses Istio (a Gateway or a
-// GatewayClass of Istio's, or istioInstalled), else policygraph's generic stand-in.
+// GatewayClass of Istio's, or istioInstalled), else Linkerd when the input or the config names
+// it, else policygraph's generic stand-in.
 void chooseMeshProfile(Topology& topology, const model::Store& store,
                        const TopologyOptions& options) {
   if (options.meshControllerName != TopologyOptions{}.meshControllerName) {
@@ -850,9 +852,13 @@ void chooseMeshProfile(Topology& topology, const model::Store& store,
   for (const model::Resource* c : store.ofKind(kGatewayGroup, "GatewayClass"))
     usesIstio = usesIstio || &profileForController(c->spec().get("controllerName").str()) == istio;
   usesIstio = usesIstio || istioInstalled(store);
-  if (!usesIstio || !istio) return;
-  topology.meshProfile = istio;
-  topology.meshControllerName = std::string(istio->meshRouteControllerName);
+  const ControllerProfile* chosen = usesIstio ? istio : nullptr;
+  if (!chosen && (options.linkerdDeclared || linkerdNamed(store, collectWorkloads(store))))
+    for (const ControllerProfile* p : controllerProfiles())
+      if (p->id == ControllerId::Linkerd) chosen = p;
+  if (!chosen) return;
+  topology.meshProfile = chosen;
+  topology.meshControllerName = std::string(chosen->meshRouteControllerName);
 }
 
 // A route counts on every listener it attaches to by ParentRefs, AllowedRoutes and

@@ -264,6 +264,9 @@ struct TopologyOptions {
   std::string controllerName;
   // The controller that writes the status of mesh (GAMMA) routes.
   std::string meshControllerName = "policygraph.dev/mesh";
+  // The config says the cluster runs Linkerd (`linkerd:`): its policy controller writes the
+  // status of mesh routes unless Istio is there.
+  bool linkerdDeclared = false;
   // Classes the controllers install, declared in the config file (`gatewayClasses:`).
   std::vector<DeclaredGatewayClass> gatewayClasses;
   // Objects produced outside the repository (`external:`): certificate Secrets among them.
@@ -282,7 +285,8 @@ class Topology {
   std::vector<Route> routes;      // in store order
   std::string meshControllerName;
   // The mesh controller's profile: Istio's when the input uses Istio (an Istio Gateway or
-  // class, or networking.istio.io objects) and no mesh controller was named, else generic.
+  // class, or networking.istio.io objects) and no mesh controller was named, else Linkerd's
+  // when the input or the config names Linkerd, else generic.
   const ControllerProfile* meshProfile = &genericProfile();
   ReferenceGrantIndex grants;  // of the Store the topology was built from
 

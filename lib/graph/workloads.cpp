@@ -71,6 +71,33 @@ std::vector<Workload> collectWorkloads(const model::Store& store) {
   return out;
 }
 
+namespace {
+
+// Whether a label or annotation map holds a Linkerd key: `linkerd.io/...` or `<x>.linkerd.io/...`.
+bool hasLinkerdKey(yaml::NodeRef map) {
+  for (auto [key, value] : map.entries()) {
+    std::string_view k = key.str();
+    std::size_t slash = k.find('/');
+    if (slash == std::string_view::npos) continue;
+    std::string_view prefix = k.substr(0, slash);
+    if (prefix == "linkerd.io" || prefix.ends_with(".linkerd.io")) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool linkerdNamed(const model::Store& store, const std::vector<Workload>& workloads) {
+  for (const model::Resource& r : store.all())
+    if (r.group == "linkerd.io" || r.group.ends_with(".linkerd.io")) return true;
+  for (const model::Resource* ns : store.ofKind("Namespace"))
+    if (hasLinkerdKey(ns->labels()) || hasLinkerdKey(ns->metadata().get("annotations")))
+      return true;
+  return std::any_of(workloads.begin(), workloads.end(), [](const Workload& w) {
+    return hasLinkerdKey(w.labels) || hasLinkerdKey(w.annotations);
+  });
+}
+
 std::vector<ContainerPort> containerPorts(yaml::NodeRef podSpec) {
   std::vector<ContainerPort> out;
   addPorts(podSpec.get("containers"), false, out);

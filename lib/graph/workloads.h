@@ -34,6 +34,12 @@ std::optional<Workload> workloadOf(const model::Resource& resource);
 // Every workload of the Store, in Store order.
 std::vector<Workload> collectWorkloads(const model::Store& store);
 
+// Whether anything in the input is Linkerd's: an object of a `linkerd.io` group, or a Namespace
+// or one of `workloads` (the Store's) labelled or annotated for it (`linkerd.io/inject`,
+// `config.linkerd.io/default-inbound-policy`...). Without any of these no pod runs a Linkerd
+// proxy, unless the config says the cluster runs Linkerd.
+bool linkerdNamed(const model::Store& store, const std::vector<Workload>& workloads);
+
 struct ContainerPort {
   yaml::NodeRef container;  // the container holding the port
   yaml::NodeRef node;       // the port's entry

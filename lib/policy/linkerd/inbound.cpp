@@ -836,38 +836,6 @@ std::vector<const ServerParent*> LinkerdModel::parentsOf(const model::Resource* 
   return out;
 }
 
-namespace {
-
-// Whether a label or annotation map holds a Linkerd key: `linkerd.io/...` or `<x>.linkerd.io/...`
-// (`config.linkerd.io/default-inbound-policy`, `linkerd.io/inject`, ...).
-bool hasLinkerdKey(yaml::NodeRef map) {
-  for (auto [key, value] : map.entries()) {
-    std::string_view k = key.str();
-    std::size_t slash = k.find('/');
-    if (slash == std::string_view::npos) continue;
-    std::string_view prefix = k.substr(0, slash);
-    if (prefix == "linkerd.io" || prefix.ends_with(".linkerd.io")) return true;
-  }
-  return false;
-}
-
-// Whether anything in the repository is Linkerd's: an object of a `linkerd.io` group, or a
-// Namespace or workload labelled or annotated for it. Without any of these (and without a
-// `linkerd:` key in the config) no pod runs a Linkerd proxy, and modelling every workload's inbound policy would be work for nothing (and a
-// misleading `linkerd` section in `explain` for a Kuma or plain repository).
-bool usesLinkerd(const model::Store& store, const std::vector<graph::Workload>& workloads) {
-  for (const model::Resource& r : store.all())
-    if (r.group == "linkerd.io" || r.group.ends_with(".linkerd.io")) return true;
-  for (const model::Resource* ns : store.ofKind("Namespace"))
-    if (hasLinkerdKey(ns->labels()) || hasLinkerdKey(ns->metadata().get("annotations")))
-      return true;
-  return std::any_of(workloads.begin(), workloads.end(), [](const graph::Workload& w) {
-    return hasLinkerdKey(w.labels) || hasLinkerdKey(w.annotations);
-  });
-}
-
-}  // namespace
-
 LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettings& settings,
                           unsigned jobs) {
   LinkerdModel model;
@@ -875,7 +843,10 @@ LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettin
   Index index(store, settings, model.serverParents);
   model.ignored = index.takeIgnored();
   std::vector<graph::Workload> workloads = graph::collectWorkloads(store);
-  if (!settings.declared && !usesLinkerd(store, workloads)) workloads.clear();
+  // Without Linkerd in the cluster, modelling every workload's inbound policy would be work
+  // for nothing (and a misleading `linkerd` section in `explain` for a Kuma or plain
+  // repository).
+  if (!settings.declared && !graph::linkerdNamed(store, workloads)) workloads.clear();
   model.workloads.resize(workloads.size());
   // Each workload reads the index and writes only its own slot.
   model::parallelFor(
