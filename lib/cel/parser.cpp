@@ -987,14 +987,17 @@ class Resolver {
   }
 
   void call(Node& n) {
-    // A call on a namespace (optional.of, ...) whose name is no variable is a global function.
+    // A call on a namespace (optional.of, ...) whose name is no variable is a global function;
+    // Kubernetes' format library (format.dns1123Label()...) is one this library does not
+    // implement, reported as unsupported.
     if (n.receiver && n.children[0]->kind == NodeKind::Ident && !lookup(n.children[0]->name) &&
         n.children[0]->name != "self" && n.children[0]->name != "oldSelf") {
       std::string qualified = n.children[0]->name + "." + n.name;
       if (detail::lookupFunction(qualified, false, n.children.size() - 1) ||
           n.children[0]->name == "optional" || n.children[0]->name == "math" ||
           n.children[0]->name == "strings" || n.children[0]->name == "base64" ||
-          n.children[0]->name == "sets" || n.children[0]->name == "lists") {
+          n.children[0]->name == "sets" || n.children[0]->name == "lists" ||
+          n.children[0]->name == "format") {
         n.name = std::move(qualified);
         n.receiver = false;
         n.children.erase(n.children.begin());

@@ -15,6 +15,7 @@
 #include "lib/cel/reads.h"
 #include "lib/yaml/parser.h"
 #include "lib/yaml/tree.h"
+#include "tests/unit/skip.h"
 
 using namespace pg::cel;
 
@@ -490,14 +491,14 @@ spec:
   fs::remove_all(dir);
 }
 
-// The survey of the CRDs saved outside the repository (../crds, or $PG_CRD_DIR); skipped when the
-// folder is absent.
+// The survey of the upstream CRDs beside the repository (../shared/crds, or $PG_CRD_DIR);
+// skipped, saying so, when the folder is absent.
 TEST_CASE("cel: the rules of the surveyed CRDs compile") {
   namespace fs = std::filesystem;
   const char* env = std::getenv("PG_CRD_DIR");
-  fs::path dir = env ? fs::path(env) : fs::path(PG_SOURCE_DIR) / ".." / "crds";
+  fs::path dir = env ? fs::path(env) : fs::path(PG_SOURCE_DIR) / ".." / "shared" / "crds";
   if (!fs::is_directory(dir)) {
-    MESSAGE("no CRD survey folder at ", dir.string(), ": skipped");
+    pg::testing::skipCheck("no CRD folder at " + dir.string());
     return;
   }
   Survey s = survey(dir);
