@@ -1,8 +1,10 @@
 // Runs every case under testdata/cases/<family>/<case>/: the findings must be exactly those
 // the case announces with `# expect: ID[, ID...]` comments (each on the line the finding points
 // at) and in an optional `expect.txt` (`PATH:LINE ID` lines, for files that cannot hold a
-// comment: symlinks, binary files). Optional goldens in `expected/` are compared byte for byte;
-// `PG_UPDATE_GOLDENS=1` rewrites the goldens that exist, for review: `expected/lint.txt` (the
+// comment: symlinks, binary files). An ID may pin the finding's column and a text its message
+// holds: `ID@COLUMN "text"` (either part alone too; `\"` in the text is a quote); every rule pins
+// the message of one of its failing cases. Optional goldens in `expected/` are compared byte for
+// byte; `PG_UPDATE_GOLDENS=1` rewrites the goldens that exist, for review: `expected/lint.txt` (the
 // text report), `expected/status.yaml` (`policygraph status`), and
 // `expected/explain/<Kind>.<namespace>.<name>[#section].json` (`policygraph explain --format
 // json` of that object; `<Kind>.<name>.json` for cluster-scoped ones and Universal objects; a
@@ -50,6 +52,26 @@ struct Expectation {
   auto operator<=>(const Expectation&) const = default;
 };
 
+// What an expectation may pin beyond its place: `# expect: GW204@18 "not permitted"` wants the
+// finding at column 18 whose message holds the text.
+struct Pin {
+  Expectation at;
+  std::uint32_t column = 0;  // 0: any
+  std::string text;          // empty: any
+};
+
+struct Expected {
+  std::multiset<Expectation> places;
+  std::vector<Pin> pins;
+};
+
+// A finding as the pins compare it.
+struct Found {
+  Expectation at;
+  std::uint32_t column;
+  std::string message;
+};
+
 std::string readAll(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;
@@ -57,24 +79,43 @@ std::string readAll(const fs::path& p) {
   return s.str();
 }
 
-std::vector<std::string> splitIds(std::string_view text) {
-  std::vector<std::string> ids;
-  std::string current;
-  for (char c : text) {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      current += c;
-    } else {
-      if (!current.empty()) ids.push_back(current);
-      current.clear();
-      if (c != ',' && c != ' ' && c != '\t') break;  // the list ends at anything else
+// The expectations of one `# expect:` comment: `ID[@COLUMN] ["TEXT"]`, comma-separated; the list
+// ends at anything else. In TEXT, `\"` is a quote.
+std::vector<Pin> parseExpect(std::string_view text, const std::string& path, std::uint32_t line) {
+  std::vector<Pin> out;
+  std::size_t i = 0;
+  auto skipBlanks = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  };
+  while (true) {
+    skipBlanks();
+    std::size_t start = i;
+    while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == start) break;
+    Pin pin{{path, line, std::string(text.substr(start, i - start))}, 0, {}};
+    if (i < text.size() && text[i] == '@') {
+      ++i;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+        pin.column = pin.column * 10 + static_cast<std::uint32_t>(text[i++] - '0');
     }
+    skipBlanks();
+    if (i < text.size() && text[i] == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) ++i;
+        pin.text += text[i];
+      }
+      ++i;
+      skipBlanks();
+    }
+    out.push_back(std::move(pin));
+    if (i >= text.size() || text[i] != ',') break;
+    ++i;
   }
-  if (!current.empty()) ids.push_back(current);
-  return ids;
+  return out;
 }
 
-std::multiset<Expectation> readExpectations(const fs::path& caseDir) {
-  std::multiset<Expectation> out;
+Expected readExpectations(const fs::path& caseDir) {
+  Expected out;
   for (auto it = fs::recursive_directory_iterator(caseDir);
        it != fs::recursive_directory_iterator(); ++it) {
     const fs::path rel = it->path().lexically_relative(caseDir);
@@ -92,8 +133,10 @@ std::multiset<Expectation> readExpectations(const fs::path& caseDir) {
       std::string_view l(text.data() + start,
                          (end == std::string::npos ? text.size() : end) - start);
       if (auto at = l.find("# expect:"); at != std::string_view::npos)
-        for (const std::string& id : splitIds(l.substr(at + 9)))
-          out.insert({rel.generic_string(), line, id});
+        for (Pin& pin : parseExpect(l.substr(at + 9), rel.generic_string(), line)) {
+          out.places.insert(pin.at);
+          if (pin.column != 0 || !pin.text.empty()) out.pins.push_back(std::move(pin));
+        }
       if (end == std::string::npos) break;
       start = end + 1;
       ++line;
@@ -109,20 +152,25 @@ std::multiset<Expectation> readExpectations(const fs::path& caseDir) {
       auto space = l.find(' ');
       REQUIRE_MESSAGE((colon != std::string::npos && space != std::string::npos),
                       "bad expect.txt line: " << l);
-      out.insert({l.substr(0, colon),
-                  static_cast<std::uint32_t>(std::stoul(l.substr(colon + 1, space - colon - 1))),
-                  l.substr(space + 1)});
+      for (Pin& pin : parseExpect(
+               std::string_view(l).substr(space + 1), l.substr(0, colon),
+               static_cast<std::uint32_t>(std::stoul(l.substr(colon + 1, space - colon - 1))))) {
+        out.places.insert(pin.at);
+        if (pin.column != 0 || !pin.text.empty()) out.pins.push_back(std::move(pin));
+      }
     }
   }
   return out;
 }
 
 struct CaseResult {
-  std::multiset<Expectation> expected;
+  Expected expected;
   std::multiset<Expectation> actual;
-  std::vector<std::string> subjectOnlyLeads;  // "RULE: lead" of each finding whose lead names only its subject
-  std::string text;    // the text report, for expected/lint.txt
-  std::string status;  // `policygraph status` as YAML, for expected/status.yaml
+  std::vector<Found> found;  // the findings with their columns and messages, for the pins
+  std::vector<std::string>
+      subjectOnlyLeads;  // "RULE: lead" of each finding whose lead names only its subject
+  std::string text;      // the text report, for expected/lint.txt
+  std::string status;    // `policygraph status` as YAML, for expected/status.yaml
   // expected/explain/<file> → the explain JSON of the object the file names.
   std::vector<std::pair<std::string, std::string>> explains;
   // expected/snapshots/: how many files it holds (after an update), and each disagreement.
@@ -288,6 +336,8 @@ CaseResult runCase(const fs::path& caseDir, bool update) {
   r.expected = readExpectations(caseDir);
   for (const pg::model::Finding& f : run.findings) {
     r.actual.insert({f.location.path, f.location.start.line, f.ruleId});
+    r.found.push_back(
+        {{f.location.path, f.location.start.line, f.ruleId}, f.location.start.column, f.message});
     // A finding's lead says what is wrong, never only what it is about.
     const std::string lead = pg::report::splitMessage(f.message).lead;
     if (pg::report::namesOnlySubject(lead)) r.subjectOnlyLeads.push_back(f.ruleId + ": " + lead);
@@ -368,10 +418,25 @@ TEST_CASE("every case yields exactly the findings it expects") {
                                                   "has the enforcement status lint leaves out:\n"
                                                << r.differentWithStatus.value_or(""));
     std::multiset<Expectation> missing, unexpected;
-    std::set_difference(r.expected.begin(), r.expected.end(), r.actual.begin(), r.actual.end(),
+    const std::multiset<Expectation>& expected = r.expected.places;
+    std::set_difference(expected.begin(), expected.end(), r.actual.begin(), r.actual.end(),
                         std::inserter(missing, missing.end()));
-    std::set_difference(r.actual.begin(), r.actual.end(), r.expected.begin(), r.expected.end(),
+    std::set_difference(r.actual.begin(), r.actual.end(), expected.begin(), expected.end(),
                         std::inserter(unexpected, unexpected.end()));
+    for (const Pin& pin : r.expected.pins) {
+      std::string there;  // what the findings at the pin's place say
+      bool met = false;
+      for (const Found& f : r.found) {
+        if (f.at != pin.at) continue;
+        met = met || ((pin.column == 0 || f.column == pin.column) &&
+                      f.message.find(pin.text) != std::string::npos);
+        there += "  column " + std::to_string(f.column) + ": " + f.message + "\n";
+      }
+      CHECK_MESSAGE(met, name << ": " << pin.at.path << ":" << pin.at.line << " " << pin.at.rule
+                              << " pins column " << pin.column << " and \"" << pin.text
+                              << "\"; the findings there:\n"
+                              << (there.empty() ? "  (none)\n" : there));
+    }
     for (const std::string& lead : r.subjectOnlyLeads)
       FAIL_CHECK(name << ": a finding's lead names only its subject: " << lead);
     const bool exact = missing.empty() && unexpected.empty();
@@ -398,22 +463,28 @@ TEST_CASE("every case yields exactly the findings it expects") {
 }
 
 // Each rule has a failing case (a case folder named after the rule that expects it) and a
-// passing one (a case folder named after the rule that does not).
-TEST_CASE("every rule has a failing and a passing case") {
+// passing one (a case folder named after the rule that does not), and one of its failing cases
+// pins the text of its message.
+TEST_CASE("every rule has a failing and a passing case, and pins a message") {
   std::vector<fs::path> cases = allCases();
   for (const pg::rules::Rule& rule : pg::rules::registry()) {
     const std::string id(rule.info.id);
     CAPTURE(id);
-    bool failing = false, passing = false;
+    bool failing = false, passing = false, pinned = false;
     for (const fs::path& caseDir : cases) {
       if (!caseDir.filename().string().starts_with(id + "-")) continue;
-      std::multiset<Expectation> expected = readExpectations(caseDir);
-      bool expects = std::any_of(expected.begin(), expected.end(),
+      Expected expected = readExpectations(caseDir);
+      bool expects = std::any_of(expected.places.begin(), expected.places.end(),
                                  [&](const Expectation& e) { return e.rule == id; });
       (expects ? failing : passing) = true;
+      pinned = pinned || std::any_of(expected.pins.begin(), expected.pins.end(), [&](const Pin& p) {
+                 return p.at.rule == id && !p.text.empty();
+               });
     }
     CHECK_MESSAGE(failing, id << " has no failing case (testdata/cases/*/" << id << "-*/)");
     CHECK_MESSAGE(passing, id << " has no passing case (testdata/cases/*/" << id << "-*/)");
+    CHECK_MESSAGE(pinned,
+                  id << ": no failing case pins a message (# expect: " << id << " \"text\")");
   }
 }
 
