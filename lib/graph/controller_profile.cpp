@@ -270,12 +270,69 @@ constexpr ControllerProfile makeLinkerd() {
   return p;
 }
 
+// ---- NGINX Gateway Fabric ------------------------------------------------------------------
+
+constexpr std::array<std::string_view, 1> kNginxControllers{
+    "gateway.nginx.org/nginx-gateway-controller"};
+
+// backend_refs.go validateBackendRefHTTPRouteGroupKind: a core Service, or an InferencePool.
+constexpr std::array<BackendKindSupport, 2> kNginxBackends{{
+    {"", "Service", R::Service},
+    {"inference.networking.k8s.io", "InferencePool", R::Object},
+}};
+
+// gateway_listener.go getAndValidateListenerSupportedKinds: HTTP and HTTPS (terminating) take
+// HTTPRoutes and GRPCRoutes; TLS only in Passthrough mode, TLSRoutes; TCP and UDP their routes.
+constexpr std::array<std::string_view, 2> kNginxHttpKinds{"HTTPRoute", "GRPCRoute"};
+constexpr std::array<std::string_view, 1> kNginxTlsKinds{"TLSRoute"};
+constexpr std::array<std::string_view, 1> kNginxTcpKinds{"TCPRoute"};
+constexpr std::array<std::string_view, 1> kNginxUdpKinds{"UDPRoute"};
+constexpr std::array<ListenerProtocolSupport, 5> kNginxProtocols{{
+    {"HTTP", "", kNginxHttpKinds, {}},
+    {"HTTPS", "Terminate", kNginxHttpKinds, {}},
+    {"TLS", "Passthrough", kNginxTlsKinds, {}},
+    {"TCP", "", kNginxTcpKinds, {}},
+    {"UDP", "", kNginxUdpKinds, {}},
+}};
+
+// common_filter.go supportedHTTPFilterTypes and supportedGRPCFilterTypes: CORS and
+// ExternalAuth are not among them.
+constexpr std::array<std::string_view, 6> kNginxHttpRuleFilterTypes{
+    "RequestHeaderModifier", "ResponseHeaderModifier",
+    "RequestRedirect",       "URLRewrite",
+    "RequestMirror",         "ExtensionRef"};
+constexpr std::array<std::string_view, 4> kNginxGrpcRuleFilterTypes{
+    "RequestHeaderModifier", "ResponseHeaderModifier", "RequestMirror", "ExtensionRef"};
+
+constexpr ControllerProfile makeNginxGatewayFabric() {
+  ControllerProfile p;
+  p.id = ControllerId::NginxGatewayFabric;
+  p.name = "NGINX Gateway Fabric";
+  p.controllerNames = kNginxControllers;
+  p.backendKinds = kNginxBackends;
+  // getServicePort: the port must be one of the Service's spec.ports[].port, else
+  // BackendNotFound; a nil port is UnsupportedValue.
+  p.missingPortReason = "UnsupportedValue";
+  p.refusesExternalName = false;
+  p.externalNameNeedsNginxResolver = true;
+  p.refusesBackendRefFilters = true;
+  p.unresolvedBackendChoice = UnresolvedBackendChoice::Last;
+  p.protocols = kNginxProtocols;
+  // createHTTPSListenerValidator: one certificateRef (more: UnsupportedValue).
+  p.maxCertificateRefs = 1;
+  p.httpRuleFilterTypes = kNginxHttpRuleFilterTypes;
+  p.grpcRuleFilterTypes = kNginxGrpcRuleFilterTypes;
+  p.grpcMethodNeedsServiceAndMethod = true;
+  return p;
+}
+
 constexpr ControllerProfile kGeneric = makeGeneric();
 constexpr ControllerProfile kEnvoyGateway = makeEnvoyGateway();
 constexpr ControllerProfile kIstio = makeIstio();
 constexpr ControllerProfile kLinkerd = makeLinkerd();
-constexpr std::array<const ControllerProfile*, 4> kProfiles{&kGeneric, &kEnvoyGateway, &kIstio,
-                                                            &kLinkerd};
+constexpr ControllerProfile kNginxGatewayFabric = makeNginxGatewayFabric();
+constexpr std::array<const ControllerProfile*, 5> kProfiles{&kGeneric, &kEnvoyGateway, &kIstio,
+                                                            &kLinkerd, &kNginxGatewayFabric};
 
 // Groups of Kubernetes itself and of the Gateway API: a kind of these that a profile does not
 // support is InvalidKind under any controller. Extensions (InferencePool, ServiceImport) and

@@ -12,7 +12,13 @@
 
 namespace pg::graph {
 
-enum class ControllerId : std::uint8_t { Generic, EnvoyGateway, Istio, Linkerd };
+enum class ControllerId : std::uint8_t {
+  Generic,
+  EnvoyGateway,
+  Istio,
+  Linkerd,
+  NginxGatewayFabric
+};
 
 // How a backendRef of a supported kind is resolved.
 enum class BackendResolution : std::uint8_t {
@@ -109,6 +115,11 @@ enum class UnresolvedBackendChoice : std::uint8_t {
   // reason lists their distinct reasons sorted and joined by commas, the message has one line
   // per refusal. The first refusal, in rule order, is the one findings point at.
   AllJoined,
+  // NGINX Gateway Fabric (backend_refs.go addBackendRefsToRules, then conditions.go
+  // DeduplicateConditions: the last condition of a type wins): the last refusal, in rule order
+  // (each rule's backendRefs, then its mirrors); a rule dropped for its matches or filters
+  // resolves none of its backendRefs.
+  Last,
 };
 
 // How a controller decides which listeners of a Gateway clash on a port.
@@ -175,6 +186,17 @@ struct ControllerProfile {
   // Which backendRefs to another namespace need a ReferenceGrant when the route's parent is a
   // mesh parent (a Service); for a Gateway parent every one does.
   MeshBackendGrants meshBackendGrants = MeshBackendGrants::ExceptParentNamespace;
+  // An ExternalName Service backend is taken only behind a Gateway whose NginxProxy (its own
+  // `infrastructure.parametersRef`, else its class's `parametersRef`) sets `dnsResolver`;
+  // behind another, that parent's ResolvedRefs is UnsupportedValue (NGINX Gateway Fabric,
+  // backend_refs.go checkExternalNameValidForGateways).
+  bool externalNameNeedsNginxResolver = false;
+  // A backendRef's own filters are refused whatever their type, UnsupportedValue (NGINX
+  // Gateway Fabric, validateRouteBackendRef); backendRefFilterTypes is then unused.
+  bool refusesBackendRefFilters = false;
+  // A GRPCRoute method match needs both `service` and `method` (NGINX Gateway Fabric,
+  // grpcroute.go validateGRPCMethodMatch; the specification needs one of them).
+  bool grpcMethodNeedsServiceAndMethod = false;
   // Kinds a BackendTLSPolicy may target besides the Gateway API's (Service), each with its
   // ports named by `sectionName` (Istio's ServiceEntry).
   std::span<const KindName> backendTlsTargetKinds;
@@ -218,8 +240,10 @@ struct ControllerProfile {
   // a message starting "Dropped Rule" (the Gateway API's RouteConditionPartiallyInvalid, its
   // "Drop Rule(s)" approach; Envoy Gateway's route.go). False: no such condition is written.
   bool writesPartiallyInvalid = true;
-  // How the content of route rules is checked, and for RouteRuleChecks::TranslationErrors
-  // the rule filter types translated, per route kind (any other is InvalidFilter).
+  // How the content of route rules is checked, and the rule filter types the controller takes,
+  // per route kind: for RouteRuleChecks::TranslationErrors any other is InvalidFilter; for
+  // Specification a rule with another is dropped, UnsupportedValue (empty: every type the
+  // Gateway API defines for the route kind).
   RouteRuleChecks routeRuleChecks = RouteRuleChecks::Specification;
   // The patterns of RegularExpression matches (an HTTPRoute's path, headers and query
   // parameters; a GRPCRoute's headers, service and method) must compile as RE2, the syntax of

@@ -295,8 +295,15 @@ Problem checkFilterConfig(const RouteRule& rule, std::string_view type, yaml::No
   return std::nullopt;
 }
 
+// The rule filter types a route's controller takes, when its profile names them.
+std::span<const std::string_view> takenFilterTypes(const Route& route) {
+  return route.kind == RouteKind::HTTP ? route.profile->httpRuleFilterTypes
+                                       : route.profile->grpcRuleFilterTypes;
+}
+
 Problem checkFilters(const Route& route, const RouteRule& rule) {
   SeenFilters seen;
+  const std::span<const std::string_view> taken = takenFilterTypes(route);
   for (yaml::NodeRef filter : rule.node.get("filters").items()) {
     yaml::NodeRef typeNode = filter.get("type");
     const std::string_view type = typeNode.str();
@@ -311,6 +318,15 @@ Problem checkFilters(const Route& route, const RouteRule& rule) {
                                 "RequestMirror, RequestRedirect, URLRewrite, CORS or "
                                 "ExtensionRef"),
                      fieldOr(typeNode, filter));
+    if (!taken.empty() && std::find(taken.begin(), taken.end(), type) == taken.end()) {
+      std::string list;
+      for (std::string_view t : taken) list += (list.empty() ? "" : ", ") + std::string(t);
+      return problem(kUnsupportedValue,
+                     std::string(route.profile->name) + " does not support a filter of type " +
+                         model::quoted(type) + " in a " + std::string(routeKindName(route.kind)) +
+                         ", so it drops the rule; use " + list,
+                     fieldOr(typeNode, filter));
+    }
     if (Problem p = checkCombination(type, typeNode, seen)) return p;
     if (Problem p = checkFilterConfig(rule, type, filter)) return p;
     if (type == "RequestRedirect") seen.redirect = filter;
@@ -422,8 +438,7 @@ Problem checkSingleRule(const Route& route) {
 void refuseUntranslatedFilters(Route& route) {
   if (route.kind != RouteKind::HTTP && route.kind != RouteKind::GRPC) return;
   const ControllerProfile& profile = *route.profile;
-  const std::span<const std::string_view> taken =
-      route.kind == RouteKind::HTTP ? profile.httpRuleFilterTypes : profile.grpcRuleFilterTypes;
+  const std::span<const std::string_view> taken = takenFilterTypes(route);
   std::string list;
   for (std::string_view type : taken) list += (list.empty() ? "" : ", ") + std::string(type);
   for (RouteRule& rule : route.rules)
@@ -444,6 +459,25 @@ void refuseUntranslatedFilters(Route& route) {
 
 }  // namespace
 
+// NGINX Gateway Fabric's validateGRPCMethodMatch: a method match names both the service and
+// the method (the specification needs one of them).
+Problem checkGrpcMethodsComplete(const Route& route, const RouteRule& rule) {
+  for (yaml::NodeRef match : rule.node.get("matches").items()) {
+    yaml::NodeRef method = match.get("method");
+    if (!method.isMapping()) continue;
+    const bool service = !method.get("service").str().empty();
+    const bool name = !method.get("method").str().empty();
+    if (service && name) continue;
+    return problem(kUnsupportedValue,
+                   std::string(route.profile->name) +
+                       " needs both service and method in a GRPCRoute method match (" +
+                       (service ? "method" : "service") +
+                       " is missing), so it drops the rule; name both",
+                   method);
+  }
+  return std::nullopt;
+}
+
 std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRule& rule) {
   if (route.kind != RouteKind::HTTP && route.kind != RouteKind::GRPC) return std::nullopt;
   // Filters first, then matches: the order Envoy Gateway reports them in.
@@ -452,6 +486,8 @@ std::optional<RouteProblem> validateRouteRule(const Route& route, const RouteRul
     if (Problem p = checkEnvoyRouteFilters(route, rule)) return p;
   const bool regexes = route.profile->compilesMatchRegexes;
   if (route.kind == RouteKind::HTTP) return checkHttpMatches(rule, regexes);
+  if (route.profile->grpcMethodNeedsServiceAndMethod)
+    if (Problem p = checkGrpcMethodsComplete(route, rule)) return p;
   if (regexes) return checkGrpcRegexes(rule);
   return std::nullopt;
 }

@@ -278,6 +278,15 @@ Resolution resolveBackend(const BackendRef& b, const RouteRule& rule, const Rout
     out.notSimulated = false;
     return out;
   }
+  // NGINX Gateway Fabric checks a backendRef's filters first, and takes none.
+  if (profile.refusesBackendRefFilters && !b.mirror && b.node.get("filters").size() > 0) {
+    out.reason = "UnsupportedValue";
+    out.message = std::string(profile.name) +
+                  " takes no filters on a backendRef; move them to the rule's filters";
+    out.at = b.node.keyNode("filters");
+    out.notSimulated = false;
+    return out;
+  }
   if (!out.reason.empty() && !droppedRefusal(out.reason)) return out;
   // Envoy Gateway resolves a DynamicResolver Backend's destination from the request alone: it
   // cannot share a rule with other destinations.
@@ -609,6 +618,17 @@ UnresolvedBackend reportedUnder(const Route& route, UnresolvedBackendChoice choi
     }
     return all;
   }
+  if (choice == UnresolvedBackendChoice::Last) {
+    UnresolvedBackend last;
+    for (const RouteRule& rule : route.rules) {
+      if (rule.problem) continue;  // dropped: its backendRefs are not resolved
+      if (filters)
+        for (const FilterRefusal& f : rule.refusedFilters) last = {nullptr, f.reason, f.message};
+      for (const BackendRef& b : rule.backends)
+        if (UnresolvedBackend u = resolve(rule, b); !u.reason.empty()) last = std::move(u);
+    }
+    return last;
+  }
   // LastDropped: rule by rule, as the translator converts them. A gRPC route's mirror filter
   // is converted before the rule's backends and any refusal of it ends the translation; an
   // HTTP route's is reported only when none of the rule's backendRefs is dropped.
@@ -659,10 +679,44 @@ UnresolvedBackend reportedUnresolved(const Route& route, ResolutionContext conte
                        });
 }
 
-// A backendRef the listeners a parent attached to cannot serve, though it resolves: Envoy
+// Whether the NginxProxy of a Gateway (its own infrastructure.parametersRef, else its class's
+// parametersRef) sets a DNS resolver, which NGINX Gateway Fabric needs for ExternalName
+// Services.
+bool nginxProxyResolves(const model::Store& store, const Gateway& gateway) {
+  const Gateway& root = gateway.parent ? *gateway.parent : gateway;
+  auto resolves = [&](yaml::NodeRef ref, std::string_view namespace_) {
+    if (ref.get("group").str() != "gateway.nginx.org" || ref.get("kind").str() != "NginxProxy")
+      return false;
+    const model::Resource* proxy =
+        store.find("gateway.nginx.org", "NginxProxy", namespace_, ref.get("name").str());
+    return proxy && proxy->spec().get("dnsResolver");
+  };
+  if (resolves(root.resource->spec().get("infrastructure").get("parametersRef"),
+               root.resource->namespace_))
+    return true;
+  if (!root.gatewayClass) return false;
+  yaml::NodeRef classRef = root.gatewayClass->spec().get("parametersRef");
+  return resolves(classRef, classRef.get("namespace").str());
+}
+
+// A backendRef a parent's controller refuses for that parent alone, though it resolves: Envoy
 // Gateway resolves a DynamicResolver Backend from the TLS server name, so only a passthrough
-// listener can forward to it (route.go, TLSRoute destinations).
-UnresolvedBackend listenerRefusal(const RouteParent& parent, const Route& route) {
+// listener can forward to it (route.go, TLSRoute destinations); NGINX Gateway Fabric needs the
+// Gateway's NginxProxy to resolve an ExternalName Service's name (backend_refs.go
+// checkExternalNameValidForGateways).
+UnresolvedBackend listenerRefusal(const RouteParent& parent, const Route& route,
+                                  const model::Store& store) {
+  if (parent.profile->externalNameNeedsNginxResolver && parent.gateway &&
+      !nginxProxyResolves(store, *parent.gateway))
+    for (const RouteRule& rule : route.rules)
+      for (const BackendRef& b : rule.backends)
+        if (b.reason.empty() && b.target && b.group.empty() && b.kind == "Service" &&
+            b.target->spec().get("type").str() == "ExternalName")
+          return {&b, "UnsupportedValue",
+                  "Service " + b.namespace_ + "/" + b.name + " is of type ExternalName, which " +
+                      std::string(parent.profile->name) +
+                      " forwards to only when the Gateway's NginxProxy sets dnsResolver; set it "
+                      "in the NginxProxy of the Gateway or of its GatewayClass"};
   if (!parent.profile->checksEnvoyBackends || route.kind != RouteKind::TLS) return {};
   if (std::none_of(parent.listeners.begin(), parent.listeners.end(),
                    [](const Listener* l) { return terminatesTls(*l); }))
@@ -679,12 +733,13 @@ void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store
                      const ReferenceGrantIndex& grants) {
   if (parent.conditions.empty()) return;
   parent.unresolved = reportedUnresolved(route, contextOf(parent), store, grants);
-  parent.listenerRefusal = listenerRefusal(parent, route);
+  parent.listenerRefusal = listenerRefusal(parent, route, store);
   if (parent.listenerRefusal.backend) {
     if (parent.profile->unresolvedBackendChoice == UnresolvedBackendChoice::AllJoined) {
       joinRefusal(parent.unresolved, parent.listenerRefusal);
-    } else if (parent.unresolved.reason.empty()) {
-      parent.unresolved = parent.listenerRefusal;
+    } else if (parent.unresolved.reason.empty() ||
+               parent.profile->unresolvedBackendChoice == UnresolvedBackendChoice::Last) {
+      parent.unresolved = parent.listenerRefusal;  // Last: the parent's own refusal comes last
     }
   }
   if (!parent.unresolved.reason.empty()) {

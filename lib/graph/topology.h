@@ -206,9 +206,10 @@ struct RouteParent {
   // mesh controller's), and the backend that decides its ResolvedRefs under that profile.
   const ControllerProfile* profile = nullptr;
   UnresolvedBackend unresolved;
-  // A backendRef that resolves but that the listeners this parent attached to cannot serve
-  // (Envoy Gateway: a DynamicResolver Backend behind a TLS listener that terminates); it is
-  // part of `unresolved` too.
+  // A backendRef that resolves but that this parent's controller refuses for it alone (Envoy
+  // Gateway: a DynamicResolver Backend behind a TLS listener that terminates; NGINX Gateway
+  // Fabric: an ExternalName Service behind a Gateway whose NginxProxy sets no DNS resolver);
+  // it is part of `unresolved` too.
   UnresolvedBackend listenerRefusal;
   bool accepted() const;
 };

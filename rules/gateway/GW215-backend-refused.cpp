@@ -25,12 +25,12 @@ bool reportedElsewhere(std::string_view reason) {
          kReportedElsewhere.end();
 }
 
-// What to do about a refusal whose message does not already say it.
-std::string_view advice(std::string_view reason) {
-  if (reason == "UnsupportedValue")
-    return "; refer to a Service with a selector (or, under Envoy Gateway, to a Backend with an "
-           "fqdn endpoint) instead of an ExternalName Service";
-  return "";
+// What to do about the refusal of an ExternalName Service that every parent's controller
+// refuses, which its message does not say (a refusal for one parent alone says it).
+std::string_view advice(const graph::BackendRef& b, bool forOneParent) {
+  if (forOneParent || !b.target || b.target->spec().get("type").str() != "ExternalName") return "";
+  return "; refer to a Service with a selector (or, under Envoy Gateway, to a Backend with an "
+         "fqdn endpoint) instead of an ExternalName Service";
 }
 
 const graph::RouteRule* ruleOf(const graph::Route& route, const graph::BackendRef* b) {
@@ -43,13 +43,13 @@ const graph::RouteRule* ruleOf(const graph::Route& route, const graph::BackendRe
 
 model::Finding& report(Context& ctx, const graph::Route& route, const graph::RouteRule& rule,
                        const graph::BackendRef& b, std::string_view reason,
-                       const std::string& message) {
+                       const std::string& message, bool forOneParent) {
   const std::string consequence =
       route.kind == graph::RouteKind::HTTP || route.kind == graph::RouteKind::GRPC
           ? "requests this backend would receive get HTTP 500"
           : "connections this backend would receive are dropped";
   model::Finding& f = reportBackend(ctx, route, rule, b,
-                                    message + std::string(advice(reason)) +
+                                    message + std::string(advice(b, forOneParent)) +
                                         ". The route's ResolvedRefs condition is False (" +
                                         std::string(reason) + ") and " + consequence);
   if (b.target) {
@@ -75,7 +75,7 @@ void check(Context& ctx) {
     for (const graph::RouteRule& rule : route.rules)
       for (const graph::BackendRef& b : rule.backends)
         if (!b.reason.empty() && !b.notSimulated && !reportedElsewhere(b.reason))
-          report(ctx, route, rule, b, b.reason, b.message);
+          report(ctx, route, rule, b, b.reason, b.message, false);
     // Refusals of one parent's listeners, once per backendRef.
     std::vector<const graph::BackendRef*> seen;
     for (const graph::RouteParent& parent : route.parents) {
@@ -84,7 +84,7 @@ void check(Context& ctx) {
         continue;
       seen.push_back(refusal.backend);
       if (const graph::RouteRule* rule = ruleOf(route, refusal.backend))
-        report(ctx, route, *rule, *refusal.backend, refusal.reason, refusal.message);
+        report(ctx, route, *rule, *refusal.backend, refusal.reason, refusal.message, true);
     }
   }
 }
