@@ -326,13 +326,64 @@ constexpr ControllerProfile makeNginxGatewayFabric() {
   return p;
 }
 
+// ---- kgateway ------------------------------------------------------------------------------
+
+constexpr std::array<std::string_view, 1> kKgatewayControllers{"kgateway.dev/kgateway"};
+
+// extensions2/registry: the kubernetes plugin's Services and its own Backend (Static, AWS,
+// DynamicForwardProxy); Istio's ServiceEntry and Hostname only with the Istio integration on,
+// which the input does not say, so they are left unsimulated as any implementation's kind.
+constexpr std::array<BackendKindSupport, 2> kKgatewayBackends{{
+    {"", "Service", R::Service},
+    {"gateway.kgateway.dev", "Backend", R::Object},
+}};
+// Route delegation: a parent rule's backendRef to HTTPRoutes (a name, `*`, or a label
+// selector), getDelegatedChildren.
+constexpr std::array<KindName, 1> kKgatewayUnmodelledBackends{
+    {{"gateway.networking.k8s.io", "HTTPRoute"}}};
+
+// translator/listener getSupportedRouteKindsForListener: HTTP and HTTPS take HTTPRoutes and
+// GRPCRoutes, TCP TCPRoutes, a terminating TLS listener TLSRoutes and TCPRoutes, a passthrough
+// one TLSRoutes; anything else (UDP) is UnsupportedProtocol.
+constexpr std::array<std::string_view, 2> kKgatewayTerminatedTlsKinds{"TLSRoute", "TCPRoute"};
+constexpr std::array<ListenerProtocolSupport, 5> kKgatewayProtocols{{
+    {"HTTP", "", kNginxHttpKinds, {}},
+    {"HTTPS", "", kNginxHttpKinds, {}},
+    {"TCP", "", kNginxTcpKinds, {}},
+    {"TLS", "Terminate", kKgatewayTerminatedTlsKinds, {}},
+    {"TLS", "Passthrough", kNginxTlsKinds, {}},
+}};
+
+constexpr ControllerProfile makeKgateway() {
+  ControllerProfile p;
+  p.id = ControllerId::Kgateway;
+  p.name = "kgateway";
+  p.controllerNames = kKgatewayControllers;
+  p.backendKinds = kKgatewayBackends;
+  p.unmodelledBackendKinds = kKgatewayUnmodelledBackends;
+  p.implementationKindsNotSimulated = true;
+  // krtcollections getBackend: the port is part of the backend's key, so a port the Service
+  // lacks is BackendNotFound; an ExternalName Service is taken as any other (k8s.go).
+  p.refusesExternalName = false;
+  // setRouteAction: every failing backendRef writes ResolvedRefs, the last write stays.
+  p.unresolvedBackendChoice = UnresolvedBackendChoice::Last;
+  // A rule it cannot program is replaced by a direct 500 (finalizeRoute), never reported
+  // with PartiallyInvalid.
+  p.writesPartiallyInvalid = false;
+  // NewRoutesIndex: no UDPRoute.
+  p.writesUdpRouteStatus = false;
+  p.protocols = kKgatewayProtocols;
+  return p;
+}
+
 constexpr ControllerProfile kGeneric = makeGeneric();
 constexpr ControllerProfile kEnvoyGateway = makeEnvoyGateway();
 constexpr ControllerProfile kIstio = makeIstio();
 constexpr ControllerProfile kLinkerd = makeLinkerd();
 constexpr ControllerProfile kNginxGatewayFabric = makeNginxGatewayFabric();
-constexpr std::array<const ControllerProfile*, 5> kProfiles{&kGeneric, &kEnvoyGateway, &kIstio,
-                                                            &kLinkerd, &kNginxGatewayFabric};
+constexpr ControllerProfile kKgateway = makeKgateway();
+constexpr std::array<const ControllerProfile*, 6> kProfiles{
+    &kGeneric, &kEnvoyGateway, &kIstio, &kLinkerd, &kNginxGatewayFabric, &kKgateway};
 
 // Groups of Kubernetes itself and of the Gateway API: a kind of these that a profile does not
 // support is InvalidKind under any controller. Extensions (InferencePool, ServiceImport) and

@@ -17,7 +17,8 @@ enum class ControllerId : std::uint8_t {
   EnvoyGateway,
   Istio,
   Linkerd,
-  NginxGatewayFabric
+  NginxGatewayFabric,
+  Kgateway
 };
 
 // How a backendRef of a supported kind is resolved.
@@ -186,6 +187,9 @@ struct ControllerProfile {
   // Which backendRefs to another namespace need a ReferenceGrant when the route's parent is a
   // mesh parent (a Service); for a Gateway parent every one does.
   MeshBackendGrants meshBackendGrants = MeshBackendGrants::ExceptParentNamespace;
+  // Backend kinds the controller takes in a way policygraph does not model (kgateway's route
+  // delegation: an HTTPRoute backendRef): not resolved, noted as not simulated, never refused.
+  std::span<const KindName> unmodelledBackendKinds;
   // An ExternalName Service backend is taken only behind a Gateway whose NginxProxy (its own
   // `infrastructure.parametersRef`, else its class's `parametersRef`) sets `dnsResolver`;
   // behind another, that parent's ResolvedRefs is UnsupportedValue (NGINX Gateway Fabric,

@@ -143,7 +143,10 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
   if (profile.backendGrantBeforeKind && grantRefuses()) return refuseByGrant();
   const BackendKindSupport* support = profile.backendKind(b.group, b.kind);
   if (!support) {
-    out.notSimulated = profile.implementationKindsNotSimulated && !isStandardGroup(b.group);
+    out.notSimulated =
+        (profile.implementationKindsNotSimulated && !isStandardGroup(b.group)) ||
+        std::any_of(profile.unmodelledBackendKinds.begin(), profile.unmodelledBackendKinds.end(),
+                    [&](const KindName& k) { return k.group == b.group && k.kind == b.kind; });
     return fail("InvalidKind",
                 "Kind " + (b.group.empty() ? std::string() : b.group + "/") + b.kind +
                     " is not a supported backend" +

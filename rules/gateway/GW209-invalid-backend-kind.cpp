@@ -12,15 +12,16 @@ void check(Context& ctx) {
       ctx, "InvalidKind",
       [&](const graph::Route& route, const graph::RouteRule& rule, const graph::BackendRef& b) {
         if (b.notSimulated) {
-          // An implementation's own kind under a controller no profile describes: whether
-          // it supports the kind is not known, so this is a note, not an error.
+          // An implementation's own kind under a controller no profile describes it for, or
+          // a kind the controller takes in a way policygraph does not model (kgateway's route
+          // delegation): whether and how it resolves is not known, so this is a note.
           model::Finding& f = reportBackend(
               ctx, route, rule, b,
               "backend kind " + b.group + "/" + b.kind +
-                  " is not simulated: it belongs to an implementation, policygraph knows no "
-                  "controller profile with it, so the route's status assumes the controller "
-                  "refuses it (ResolvedRefs False, InvalidKind); check that the Gateway's "
-                  "implementation documents it as a backend");
+                  " is not simulated: policygraph does not model how the Gateway's controller "
+                  "takes it, so the route's status assumes the controller refuses it "
+                  "(ResolvedRefs False, InvalidKind); check that the Gateway's implementation "
+                  "documents it as a backend");
           f.severity = std::min(f.severity, model::Severity::Note);
           return;
         }
