@@ -63,8 +63,19 @@ constexpr std::array<BackendKindSupport, 5> kEnvoyGatewayBackends{{
     {"", "Backend", R::Object, "gateway.envoyproxy.io"},
 }};
 
+constexpr std::array<std::string_view, 1> kEnvoyGatewayGroups{"gateway.envoyproxy.io"};
+
 constexpr ControllerProfile makeEnvoyGateway() {
   ControllerProfile p;
+  // route.go processDestination: a kind of another group is taken only as a custom backend of
+  // an extension server that lists it (extensionManager.backendResources, as Envoy AI Gateway
+  // does for InferencePools), a setting of the installation the input rarely holds.
+  p.implementationKindsNotSimulated = true;
+  p.ownGroups = kEnvoyGatewayGroups;
+  p.notSimulatedBecause =
+      "Envoy Gateway takes a backend kind of another group only through an extension server "
+      "that lists it (extensionManager.backendResources of its EnvoyGateway configuration, as "
+      "Envoy AI Gateway sets for InferencePools), which the input does not show";
   p.id = ControllerId::EnvoyGateway;
   p.name = "Envoy Gateway";
   p.controllerNames = kEnvoyGatewayControllers;

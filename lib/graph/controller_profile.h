@@ -231,6 +231,12 @@ struct ControllerProfile {
   // is neither Kubernetes' nor the Gateway API's is "not simulated" instead (the generic
   // profile cannot know what the implementation does with it).
   bool implementationKindsNotSimulated = false;
+  // Groups whose kinds the profile knows in full: with implementationKindsNotSimulated, a kind
+  // of one of them the profile does not list is refused all the same (Envoy Gateway's own).
+  std::span<const std::string_view> ownGroups;
+  // Why a kind is not simulated under this profile, for the note (empty: the controller's
+  // support for it is not known).
+  std::string_view notSimulatedBecause;
 
   // Listeners.
   std::span<const ListenerProtocolSupport> protocols;

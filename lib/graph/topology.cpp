@@ -144,7 +144,9 @@ Resolution resolveTarget(const BackendRef& b, const Route& route, const model::S
   const BackendKindSupport* support = profile.backendKind(b.group, b.kind);
   if (!support) {
     out.notSimulated =
-        (profile.implementationKindsNotSimulated && !isStandardGroup(b.group)) ||
+        (profile.implementationKindsNotSimulated && !isStandardGroup(b.group) &&
+         std::find(profile.ownGroups.begin(), profile.ownGroups.end(), b.group) ==
+             profile.ownGroups.end()) ||
         std::any_of(profile.unmodelledBackendKinds.begin(), profile.unmodelledBackendKinds.end(),
                     [&](const KindName& k) { return k.group == b.group && k.kind == b.kind; });
     return fail("InvalidKind",

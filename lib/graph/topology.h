@@ -125,10 +125,11 @@ struct BackendRef {
   std::string reason;
   std::string message;
   yaml::NodeRef at;  // the field at fault
-  // InvalidKind for a kind of an implementation's own group that no controller profile
-  // knows, under a controller no profile describes: whether it supports the kind is not known,
-  // so the status says what a conformant controller that does not writes, and GW209 only
-  // notes it.
+  // InvalidKind for a kind whose support is not known: an implementation's own group under a
+  // controller no profile describes, a kind Envoy Gateway takes only through an extension
+  // server, a kind a profile's controller takes in a way policygraph does not model
+  // (ControllerProfile::notSimulatedBecause says which). The status says what a controller
+  // that refuses it writes, and GW209 only notes it.
   bool notSimulated = false;
 };
 

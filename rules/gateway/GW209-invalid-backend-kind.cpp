@@ -15,13 +15,16 @@ void check(Context& ctx) {
           // An implementation's own kind under a controller no profile describes it for, or
           // a kind the controller takes in a way policygraph does not model (kgateway's route
           // delegation): whether and how it resolves is not known, so this is a note.
+          const std::string_view because = route.profile->notSimulatedBecause;
           model::Finding& f = reportBackend(
               ctx, route, rule, b,
-              "backend kind " + b.group + "/" + b.kind +
-                  " is not simulated: policygraph does not model how the Gateway's controller "
-                  "takes it, so the route's status assumes the controller refuses it "
-                  "(ResolvedRefs False, InvalidKind); check that the Gateway's implementation "
-                  "documents it as a backend");
+              "backend kind " + b.group + "/" + b.kind + " is not simulated: " +
+                  (because.empty() ? std::string("policygraph does not model how the Gateway's "
+                                                 "controller takes it")
+                                   : std::string(because)) +
+                  ", so the route's status assumes the controller refuses it (ResolvedRefs "
+                  "False, InvalidKind); check that the Gateway's implementation documents it as "
+                  "a backend");
           f.severity = std::min(f.severity, model::Severity::Note);
           return;
         }
