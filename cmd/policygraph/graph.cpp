@@ -1,7 +1,6 @@
 #include "cmd/policygraph/graph.h"
 
 #include <algorithm>
-#include <cctype>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -10,19 +9,13 @@
 #include "cmd/policygraph/cli.h"
 #include "cmd/policygraph/common.h"
 #include "cmd/policygraph/refs.h"
+#include "lib/model/ascii.h"
 #include "lib/model/object_ref.h"
 #include "lib/report/graph.h"
 
 namespace pg::cli {
 
 namespace {
-
-bool sameIgnoringCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
 
 // Why --focus REF matched nothing, and what the user could have meant.
 std::string focusError(const std::string& ref, const report::Graph& graph,
@@ -42,8 +35,8 @@ std::string focusError(const std::string& ref, const report::Graph& graph,
   message += ", which has no " + kind + " objects";
   // Kinds are matched exactly; a wrong case is the likeliest slip.
   for (const report::GraphNode& n : graph.nodes)
-    if (n.kind != kind && sameIgnoringCase(n.kind, kind) && n.role != report::GraphRole::Listener &&
-        n.role != report::GraphRole::Rule)
+    if (n.kind != kind && pg::model::equalsIgnoringCase(n.kind, kind) &&
+        n.role != report::GraphRole::Listener && n.role != report::GraphRole::Rule)
       return message + " (kinds are case-sensitive: " + n.kind + ")";
   if (!a.store.ofKind(kind).empty())
     message +=

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "lib/cel/heap.h"
+#include "lib/model/ascii.h"
 
 namespace pg::cel::detail {
 
@@ -143,10 +144,10 @@ std::optional<long double> parseQuantity(std::string_view s) {
   if (digits == 0) return std::nullopt;
   std::string_view suffix = s.substr(i);
   static constexpr std::pair<std::string_view, long double> kSuffixes[] = {
-      {"", 1.0L},     {"Ki", 0x1p10L}, {"Mi", 0x1p20L}, {"Gi", 0x1p30L}, {"Ti", 0x1p40L},
-      {"Pi", 0x1p50L}, {"Ei", 0x1p60L}, {"n", 1e-9L},   {"u", 1e-6L},    {"m", 1e-3L},
-      {"k", 1e3L},     {"M", 1e6L},    {"G", 1e9L},     {"T", 1e12L},    {"P", 1e15L},
-      {"E", 1e18L}};
+      {"", 1.0L},      {"Ki", 0x1p10L}, {"Mi", 0x1p20L}, {"Gi", 0x1p30L},
+      {"Ti", 0x1p40L}, {"Pi", 0x1p50L}, {"Ei", 0x1p60L}, {"n", 1e-9L},
+      {"u", 1e-6L},    {"m", 1e-3L},    {"k", 1e3L},     {"M", 1e6L},
+      {"G", 1e9L},     {"T", 1e12L},    {"P", 1e15L},    {"E", 1e18L}};
   long double factor = 0;
   for (const auto& [name, f] : kSuffixes)
     if (suffix == name) factor = f;
@@ -193,7 +194,7 @@ std::optional<Url> parseUrl(std::string_view s) {
       if (!schemeChar(rest[i], i == 0)) return std::nullopt;
     }
     u.scheme = std::string(rest.substr(0, colon));
-    for (char& c : u.scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    u.scheme = model::lowerAscii(u.scheme);
     rest.remove_prefix(colon + 1);
   }
   std::size_t q = rest.find('?');

@@ -3,13 +3,13 @@
 // inbound converter and MeshService controller do. Nobody commits these objects: they are
 // derived here from Deployments, Pods, ..., Services and Namespaces.
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <string>
 #include <unordered_map>
 
 #include "lib/graph/kuma.h"
 #include "lib/graph/workloads.h"
+#include "lib/model/ascii.h"
 
 namespace pg::graph::kuma {
 
@@ -40,22 +40,16 @@ Tags sortedTags(const std::map<std::string_view, std::string_view>& tags) {
   return Tags(tags.begin(), tags.end());
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // `kuma.io/protocol` of a Service port: `appProtocol` when Kuma knows it, else the Service's
 // `<port>.service.kuma.io/protocol` annotation, else tcp; lowercased.
 std::string protocolOf(const model::Resource& service, yaml::NodeRef port) {
-  std::string value = lower(port.get("appProtocol").str());
+  std::string value = model::lowerAscii(port.get("appProtocol").str());
   if (value != "http" && value != "http2" && value != "grpc" && value != "tcp" &&
       value != "kafka" && value != "tls")
     value.clear();
   if (value.empty())
-    value = lower(service.annotation(std::to_string(port.get("port").asInt().value_or(0)) +
-                                     ".service.kuma.io/protocol"));
+    value = model::lowerAscii(service.annotation(
+        std::to_string(port.get("port").asInt().value_or(0)) + ".service.kuma.io/protocol"));
   return value.empty() ? "tcp" : value;
 }
 

@@ -12,6 +12,7 @@
 #include "lib/graph/envoy_route_filters.h"
 #include "lib/graph/hostname.h"
 #include "lib/graph/topology.h"
+#include "lib/model/ascii.h"
 #include "lib/model/quote.h"
 #include "lib/model/regex.h"
 
@@ -43,13 +44,6 @@ yaml::NodeRef fieldOr(yaml::NodeRef field, yaml::NodeRef parent) {
 
 bool isOneOf(std::string_view value, std::initializer_list<std::string_view> allowed) {
   return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    return lower(x) == lower(y);
-  });
 }
 
 // RFC 7230 `token`, the pattern of the Gateway API's HTTPHeaderName. It excludes ':' and '/',
@@ -105,7 +99,7 @@ Problem checkModifiedHeaderName(std::string_view filterType, std::string_view ac
                        " is not a valid header name: use letters, digits and !#$%&'*+-.^_`|~ "
                        "only (no ':' or '/', so pseudo-headers cannot be modified)",
                    at);
-  if (equalsIgnoreCase(name, "host"))
+  if (model::equalsIgnoringCase(name, "host"))
     return problem(kUnsupportedValue,
                    std::string(filterType) + " cannot " + std::string(action) +
                        " the Host header; rewrite it with a URLRewrite filter's hostname instead",

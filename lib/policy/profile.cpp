@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "lib/model/ascii.h"
+
 namespace pg::policy {
 
 namespace {
@@ -11,12 +13,7 @@ constexpr std::string_view kEnvoyGateway = "gateway.envoyproxy.io";
 constexpr std::string_view kGatewayApi = "gateway.networking.k8s.io";
 constexpr std::string_view kGatewayApiExperimental = "gateway.networking.x-k8s.io";
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
+using model::equalsIgnoringCase;
 
 Profile make(std::string_view group, std::string_view kind, PolicyClass c, Family f,
              std::vector<std::string> targets, std::string rulesField = {},
@@ -128,8 +125,8 @@ const std::vector<Profile>& builtinProfiles() {
 }
 
 bool policyLabelClass(std::string_view value, bool& inherited) {
-  inherited = equalsIgnoreCase(value, "inherited");
-  return inherited || equalsIgnoreCase(value, "direct");
+  inherited = equalsIgnoringCase(value, "inherited");
+  return inherited || equalsIgnoringCase(value, "direct");
 }
 
 namespace {
@@ -166,8 +163,10 @@ void kindsCompared(std::string_view rule, std::vector<std::string>& out) {
       ++i;
       while (i < rule.size() && rule[i] != ']') {
         skipSpaces(i);
-        if (std::string w = word(i); !w.empty()) out.push_back(std::move(w));
-        else break;
+        if (std::string w = word(i); !w.empty())
+          out.push_back(std::move(w));
+        else
+          break;
         skipSpaces(i);
         if (i < rule.size() && rule[i] == ',') ++i;
       }
@@ -208,7 +207,8 @@ ProfileSet collectProfiles(const model::Store& store, const config::Config& conf
   set.profiles = builtinProfiles();
   // Policy kinds the bundled CRDs label, for the kinds the input holds objects of; a kind a
   // built-in profile covers keeps it.
-  for (const schema::Registry::PolicyLabel& label : schema::Registry::builtinPolicyLabels(channel)) {
+  for (const schema::Registry::PolicyLabel& label :
+       schema::Registry::builtinPolicyLabels(channel)) {
     bool inherited = false;
     if (!policyLabelClass(label.value, inherited) || set.find(label.group, label.kind) ||
         store.ofKind(label.group, label.kind).empty())

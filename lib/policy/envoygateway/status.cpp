@@ -4,11 +4,11 @@
 // are Conflicted. policygraph orders policies as GEP-713 does (`established`), never by
 // document order: in a cluster the informer's order is the creation order.
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "lib/model/ascii.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/family.h"
 
@@ -26,7 +26,7 @@ bool isGatewaySide(std::string_view kind) {
 std::string pluralOf(std::string_view kind) {
   std::string out(kind);
   if (out.empty()) return out;
-  out[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[0])));
+  out[0] = model::lowerAscii(out[0]);
   if (out.back() == 'y') {
     out.pop_back();
     out += "ies";

@@ -21,6 +21,7 @@
 #include "lib/cel/cel.h"
 #include "lib/config/config.h"
 #include "lib/graph/topology.h"
+#include "lib/model/ascii.h"
 #include "lib/model/cidr.h"
 #include "lib/model/duration.h"
 #include "lib/model/quote.h"
@@ -41,12 +42,6 @@ constexpr std::int64_t kMaxConsistentHashTableSize = 5000011;
 std::string capitalized(std::string_view word) {
   std::string out(word);
   if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
-  return out;
-}
-
-std::string lowered(std::string_view word) {
-  std::string out(word);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return out;
 }
 
@@ -298,7 +293,7 @@ void checkRateLimit(Context& c) {
   const std::string_view type = rateLimit.get("type").str();
   for (std::string_view scope : {"Global", "Local"}) {
     std::string section(scope);
-    section[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(section[0])));
+    section[0] = model::lowerAscii(section[0]);
     if (type == scope && !rateLimit.get(section).isMapping()) {
       c.fail("RateLimit: " + section + " configuration empty for rateLimit.",
              rateLimit.get("type"));
@@ -1389,8 +1384,8 @@ void checkLua(Context& c) {
         return !luaValidationDisabled(envoyProxyOf(c.store, *g));
       });
   std::string prefix = "Lua: validation failed for lua body in policy with name " +
-                       lowered(c.object.kind) + "/" + std::string(c.object.namespace_) + "/" +
-                       std::string(c.object.name) + "/lua/";
+                       model::lowerAscii(c.object.kind) + "/" + std::string(c.object.namespace_) +
+                       "/" + std::string(c.object.name) + "/lua/";
   std::size_t index = 0;
   for (yaml::NodeRef lua : entries.items()) {
     std::string name = prefix + std::to_string(index++) + ": ";
@@ -1708,12 +1703,7 @@ yaml::NodeRef goField(yaml::NodeRef map, std::string_view key) {
   if (yaml::NodeRef exact = map.get(key)) return exact;
   for (auto [k, value] : map.entries()) {
     std::string_view name = k.str();
-    if (name.size() == key.size() &&
-        std::equal(name.begin(), name.end(), key.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        }))
-      return value;
+    if (model::equalsIgnoringCase(name, key)) return value;
   }
   return {};
 }

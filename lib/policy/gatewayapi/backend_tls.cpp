@@ -14,6 +14,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "lib/model/ascii.h"
 #include "lib/policy/envoygateway/envoygateway.h"
 #include "lib/policy/gatewayapi/gatewayapi.h"
 
@@ -438,7 +439,7 @@ void writeBackendTlsStatus(Policy& policy, FamilyContext& context, const Externa
         policy.ancestors.push_back({std::move(ref), controllerOf(context), conditions});
       if (ca && !conflicted && user.invalidMessage.empty()) {
         std::string message = ca->message;
-        if (!message.empty()) message[0] = static_cast<char>(std::tolower(message[0]));
+        if (!message.empty()) message[0] = model::lowerAscii(message[0]);
         std::string name(feature);
         name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
         user.invalidMessage = name + ": " + message;
