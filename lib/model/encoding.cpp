@@ -128,6 +128,26 @@ std::string base64(std::string_view data) {
   return out;
 }
 
+std::string decodeBase64(std::string_view text) {
+  std::string compact;
+  compact.reserve(text.size());
+  for (char c : text)
+    if (c != '\n' && c != '\r') compact += c;
+  if (compact.size() % 4 != 0) return {};
+  std::string out(compact.size() / 4 * 3, '\0');
+  const int written = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                      reinterpret_cast<const unsigned char*>(compact.data()),
+                                      static_cast<int>(compact.size()));
+  if (written < 0) return {};
+  // EVP_DecodeBlock counts the padding as zero bytes; '=' may only end the text.
+  std::size_t padding = 0;
+  while (padding < 2 && padding < compact.size() && compact[compact.size() - 1 - padding] == '=')
+    ++padding;
+  if (compact.find('=') < compact.size() - padding) return {};
+  out.resize(static_cast<std::size_t>(written) - padding);
+  return out;
+}
+
 bool validUtf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = utf8At(s, i);

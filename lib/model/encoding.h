@@ -22,6 +22,9 @@ std::string sha256Hex(std::string_view data);
 
 // Standard base64 with padding (Go's base64.StdEncoding).
 std::string base64(std::string_view data);
+// The bytes standard base64 text encodes, as Go's base64.StdEncoding decodes a Secret's `data`
+// (line breaks ignored, padding required); empty when the text is not base64.
+std::string decodeBase64(std::string_view text);
 
 // The length (1 to 4) of the well-formed UTF-8 sequence at `s[i]`, and its code point in
 // `codePoint` when given; 0 when there is none (a stray byte, a truncated sequence, an

@@ -1,36 +1,8 @@
 #include "lib/model/secret.h"
 
-namespace pg::model {
+#include "lib/model/encoding.h"
 
-std::string decodeBase64(std::string_view text) {
-  std::string out;
-  unsigned buffer = 0;
-  int bits = 0;
-  for (char c : text) {
-    int v;
-    if (c >= 'A' && c <= 'Z')
-      v = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      v = c - '0' + 52;
-    else if (c == '+')
-      v = 62;
-    else if (c == '/')
-      v = 63;
-    else if (c == '=' || c == '\n' || c == '\r' || c == ' ')
-      continue;
-    else
-      return {};
-    buffer = (buffer << 6) | static_cast<unsigned>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buffer >> bits) & 0xFF);
-    }
-  }
-  return out;
-}
+namespace pg::model {
 
 std::string secretValue(const Resource& secret, std::string_view key) {
   if (yaml::NodeRef plain = secret.node.get("stringData").get(key)) return std::string(plain.str());

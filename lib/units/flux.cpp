@@ -4,8 +4,8 @@
 #include <functional>
 #include <map>
 
+#include "lib/model/encoding.h"
 #include "lib/model/placeholder.h"
-#include "lib/model/secret.h"
 #include "lib/yaml/edit.h"
 
 namespace pg::units {

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "lib/load/loader.h"
+#include "lib/model/ascii.h"
 #include "lib/model/duration.h"
+#include "lib/model/encoding.h"
 #include "lib/model/parallel.h"
 #include "lib/model/quote.h"
 #include "lib/model/selector.h"
@@ -303,4 +305,26 @@ TEST_CASE("quoted writes a string as Go's strconv.Quote does") {
   std::string out = "x=";
   pg::model::appendQuoted(out, "y");
   CHECK(out == R"(x="y")");
+}
+
+TEST_CASE("base64 decodes as Go's StdEncoding decodes a Secret's data") {
+  CHECK(pg::model::decodeBase64("aGVsbG8=") == "hello");
+  CHECK(pg::model::decodeBase64("aGVs\nbG8h") ==
+        "hell"
+        "o!");
+  CHECK(pg::model::decodeBase64("aGVsbA==\r\n") == "hell");
+  CHECK(pg::model::decodeBase64(pg::model::base64(std::string("\0\xff\x10", 3))) ==
+        std::string("\0\xff\x10", 3));
+  CHECK(pg::model::decodeBase64("").empty());
+  CHECK(pg::model::decodeBase64("aGVsbG8").empty());    // padding missing
+  CHECK(pg::model::decodeBase64("aGV sbG8=").empty());  // a space is not base64
+  CHECK(pg::model::decodeBase64("aG=sbG8=").empty());   // padding only at the end
+  CHECK(pg::model::decodeBase64("aGVsbG8*").empty());
+}
+
+TEST_CASE("ASCII case folding ignores the locale") {
+  CHECK(pg::model::equalsIgnoringCase("HTTPRoute", "httproute"));
+  CHECK_FALSE(pg::model::equalsIgnoringCase("HTTPRoute", "httproutes"));
+  CHECK(pg::model::lowerAscii("Kuma.IO/Protocol") == "kuma.io/protocol");
+  CHECK(pg::model::lowerAscii(std::string_view("\xc3\x89")) == "\xc3\x89");  // not ASCII: kept
 }

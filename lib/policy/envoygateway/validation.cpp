@@ -24,6 +24,7 @@
 #include "lib/model/ascii.h"
 #include "lib/model/cidr.h"
 #include "lib/model/duration.h"
+#include "lib/model/encoding.h"
 #include "lib/model/quote.h"
 #include "lib/model/regex.h"
 #include "lib/model/secret.h"
