@@ -13,6 +13,7 @@
 
 #include "lib/cel/heap.h"
 #include "lib/model/ascii.h"
+#include "lib/model/cidr.h"
 
 namespace pg::cel::detail {
 
@@ -29,18 +30,13 @@ struct Address {
   }
 };
 
+// Kubernetes' ip() and cidr(): netip's parsing without zones, IPv4-mapped IPv6 refused.
 std::optional<Address> parseAddress(std::string_view text) {
-  if (text.empty() || text.size() > 64) return std::nullopt;
-  std::string s(text);
+  const std::optional<model::IpAddress> ip = model::IpAddress::parse(text);
+  if (!ip || ip->mappedV4()) return std::nullopt;
   Address a;
-  if (s.find(':') == std::string::npos) {
-    if (inet_pton(AF_INET, s.c_str(), a.bytes.data()) != 1) return std::nullopt;
-    return a;
-  }
-  a.family = 6;
-  if (inet_pton(AF_INET6, s.c_str(), a.bytes.data()) != 1) return std::nullopt;
-  static constexpr unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-  if (std::memcmp(a.bytes.data(), kMapped, 12) == 0) return std::nullopt;
+  a.family = ip->v6 ? 6 : 4;
+  std::copy(ip->bytes.begin(), ip->bytes.end(), a.bytes.begin());
   return a;
 }
 

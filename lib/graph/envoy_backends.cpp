@@ -1,12 +1,11 @@
 #include "lib/graph/envoy_backends.h"
 
-#include <arpa/inet.h>
-
 #include <array>
 #include <cstdint>
 #include <span>
 
 #include "lib/graph/hostname.h"
+#include "lib/model/cidr.h"
 #include "lib/model/quote.h"
 
 namespace pg::graph {
@@ -18,31 +17,9 @@ constexpr std::string_view kInvalidBackendRef = "InvalidBackendRef";
 constexpr std::string_view kInvalidAddress = "InvalidAddress";
 constexpr std::string_view kUnsupportedAddressType = "UnsupportedAddressType";
 
-struct IpAddress {
-  bool loopback = false;
-};
-
-// An address as Go's netip.ParseAddr reads it: dotted IPv4 without leading zeros, or IPv6 with
-// an optional zone. IsLoopback sees through an IPv4-mapped IPv6 address.
-std::optional<IpAddress> parseIp(std::string_view text) {
-  if (text.empty() || text.size() > 64) return std::nullopt;
-  std::string address(text);
-  std::array<std::uint8_t, 16> bytes{};
-  if (address.find(':') == std::string::npos) {
-    if (inet_pton(AF_INET, address.c_str(), bytes.data()) != 1) return std::nullopt;
-    return IpAddress{bytes[0] == 127};
-  }
-  if (const std::size_t zone = address.find('%'); zone != std::string::npos) {
-    if (zone + 1 == address.size()) return std::nullopt;  // an empty zone
-    address.resize(zone);
-  }
-  if (inet_pton(AF_INET6, address.c_str(), bytes.data()) != 1) return std::nullopt;
-  bool mapped = bytes[10] == 0xff && bytes[11] == 0xff;
-  for (std::size_t i = 0; i < 10; ++i) mapped = mapped && bytes[i] == 0;
-  if (mapped) return IpAddress{bytes[12] == 127};
-  bool loopback = bytes[15] == 1;
-  for (std::size_t i = 0; i < 15; ++i) loopback = loopback && bytes[i] == 0;
-  return IpAddress{loopback};
+// An address as Go's netip.ParseAddr reads it (a zone allowed).
+std::optional<model::IpAddress> parseIp(std::string_view text) {
+  return model::IpAddress::parse(text, /*zoned=*/true);
 }
 
 // backend.go validateHostname, as the translator runs on Kubernetes (not the Host
@@ -150,12 +127,12 @@ std::optional<EnvoyBackendRefusal> validateEnvoyBackend(const model::Resource& b
         return EnvoyBackendRefusal{kInvalidAddress, std::move(*problem), host ? host : fqdn};
     } else if (yaml::NodeRef ip = ep.get("ip"); ip && !ip.isNull()) {
       yaml::NodeRef address = ip.get("address");
-      const std::optional<IpAddress> parsed = parseIp(address.str());
+      const std::optional<model::IpAddress> parsed = parseIp(address.str());
       if (!parsed)
         return EnvoyBackendRefusal{kInvalidAddress,
                                    "IP address " + model::quoted(address.str()) + " is invalid",
                                    address ? address : ip};
-      if (parsed->loopback)
+      if (parsed->loopback())
         return EnvoyBackendRefusal{
             kInvalidAddress,
             "IP address " + std::string(address.str()) +

@@ -23,19 +23,47 @@ std::optional<Cidr> Cidr::parse(std::string_view text) {
     }
     length = n;
   }
+  const std::optional<IpAddress> ip = IpAddress::parse(address);
+  if (!ip) return std::nullopt;
   Cidr out;
-  if (inet_pton(AF_INET, address.c_str(), out.bytes.data()) == 1) {
-    out.length = length.value_or(32);
-    if (out.length > 32) return std::nullopt;
+  out.v6 = ip->v6;
+  out.bytes = ip->bytes;
+  out.length = length.value_or(ip->v6 ? 128 : 32);
+  if (out.length > (ip->v6 ? 128u : 32u)) return std::nullopt;
+  return out;
+}
+
+std::optional<IpAddress> IpAddress::parse(std::string_view text, bool zoned) {
+  if (text.empty() || text.size() > 64) return std::nullopt;
+  std::string address(text);
+  IpAddress out;
+  if (address.find(':') == std::string::npos) {
+    if (inet_pton(AF_INET, address.c_str(), out.bytes.data()) != 1) return std::nullopt;
     return out;
   }
-  if (inet_pton(AF_INET6, address.c_str(), out.bytes.data()) == 1) {
-    out.v6 = true;
-    out.length = length.value_or(128);
-    if (out.length > 128) return std::nullopt;
-    return out;
+  if (const std::size_t zone = address.find('%'); zone != std::string::npos) {
+    if (!zoned || zone + 1 == address.size()) return std::nullopt;  // none allowed, or empty
+    address.resize(zone);
+    out.zoned = true;
   }
-  return std::nullopt;
+  if (inet_pton(AF_INET6, address.c_str(), out.bytes.data()) != 1) return std::nullopt;
+  out.v6 = true;
+  return out;
+}
+
+bool IpAddress::mappedV4() const {
+  if (!v6 || bytes[10] != 0xff || bytes[11] != 0xff) return false;
+  for (std::size_t i = 0; i < 10; ++i)
+    if (bytes[i] != 0) return false;
+  return true;
+}
+
+bool IpAddress::loopback() const {
+  if (!v6) return bytes[0] == 127;
+  if (mappedV4()) return bytes[12] == 127;
+  for (std::size_t i = 0; i < 15; ++i)
+    if (bytes[i] != 0) return false;
+  return bytes[15] == 1;
 }
 
 std::string Cidr::str() const {

@@ -8,6 +8,7 @@
 
 #include "lib/load/loader.h"
 #include "lib/model/ascii.h"
+#include "lib/model/cidr.h"
 #include "lib/model/duration.h"
 #include "lib/model/encoding.h"
 #include "lib/model/parallel.h"
@@ -327,4 +328,22 @@ TEST_CASE("ASCII case folding ignores the locale") {
   CHECK_FALSE(pg::model::equalsIgnoringCase("HTTPRoute", "httproutes"));
   CHECK(pg::model::lowerAscii("Kuma.IO/Protocol") == "kuma.io/protocol");
   CHECK(pg::model::lowerAscii(std::string_view("\xc3\x89")) == "\xc3\x89");  // not ASCII: kept
+}
+
+TEST_CASE("one IP address parser: Go's netip rules, zones only when asked") {
+  using pg::model::IpAddress;
+  CHECK(IpAddress::parse("10.1.2.3"));
+  CHECK_FALSE(IpAddress::parse("010.1.2.3"));  // no leading zeros
+  CHECK_FALSE(IpAddress::parse("10.1.2"));
+  CHECK(IpAddress::parse("fe80::1")->v6);
+  CHECK_FALSE(IpAddress::parse("fe80::1%eth0"));
+  CHECK(IpAddress::parse("fe80::1%eth0", true)->zoned);
+  CHECK_FALSE(IpAddress::parse("fe80::1%", true));
+  CHECK(IpAddress::parse("::ffff:127.0.0.1")->mappedV4());
+  CHECK(IpAddress::parse("::ffff:127.0.0.1")->loopback());
+  CHECK(IpAddress::parse("::1")->loopback());
+  CHECK(IpAddress::parse("127.9.9.9")->loopback());
+  CHECK_FALSE(IpAddress::parse("::2")->loopback());
+  CHECK(pg::model::Cidr::parse("10.0.0.0/8")->length == 8);
+  CHECK_FALSE(pg::model::Cidr::parse("10.0.0.0/33"));
 }
