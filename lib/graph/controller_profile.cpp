@@ -461,6 +461,17 @@ const ListenerProtocolSupport* ControllerProfile::protocol(std::string_view name
   return nullptr;
 }
 
+std::string ControllerProfile::onlyTlsModesOf(std::string_view name) const {
+  std::string modes;
+  for (const ListenerProtocolSupport& p : protocols) {
+    if (p.protocol != name) continue;
+    if (p.tlsMode.empty()) return {};
+    if (modes.find(p.tlsMode) == std::string::npos)
+      modes += (modes.empty() ? "" : " or ") + std::string(p.tlsMode);
+  }
+  return modes;
+}
+
 const ControllerProfile& profileForController(std::string_view controllerName) {
   for (const ControllerProfile* p : kProfiles)
     for (std::string_view name : p->controllerNames)

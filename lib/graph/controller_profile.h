@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace pg::graph {
@@ -338,6 +339,10 @@ struct ControllerProfile {
   // Whether a BackendTLSPolicy may target the kind: a core Service, or one of
   // backendTlsTargetKinds.
   bool takesBackendTlsTarget(std::string_view group, std::string_view kind) const;
+  // The TLS modes the controller takes the protocol in ("Passthrough", "Terminate or
+  // Passthrough"), when it takes it in some modes only (NGINX Gateway Fabric's TLS); empty when
+  // it takes the protocol in any mode, or not at all.
+  std::string onlyTlsModesOf(std::string_view protocol) const;
   // The protocol entry for a listener, or null when the controller does not accept it.
   const ListenerProtocolSupport* protocol(std::string_view protocol, std::string_view tlsMode,
                                           std::string_view controllerName) const;

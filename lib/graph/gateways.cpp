@@ -438,7 +438,18 @@ std::size_t buildListeners(Gateway& gateway, const model::Store& store,
     CaProblem ca = checkFrontendValidation(l, store, grants);
     const ControllerProfile& profile = *gateway.profile;
     std::string requirementMessage;
-    if (!supportedProtocol(l)) {
+    const std::string onlyMode = profile.onlyTlsModesOf(l.protocol);
+    if (!supportedProtocol(l) && !onlyMode.empty()) {
+      // The protocol in another TLS mode (gateway_listener.go: "Mode must be passthrough for
+      // TLS listener").
+      const std::string_view mode = l.node.get("tls").get("mode").str();
+      l.accepted = false;
+      l.conditions.push_back(makeCondition(
+          "Accepted", false, "UnsupportedValue",
+          std::string(profile.name) + " takes a " + std::string(l.protocol) + " listener in " +
+              onlyMode + " mode only, not " +
+              (mode.empty() ? std::string("without a TLS mode") : std::string(mode))));
+    } else if (!supportedProtocol(l)) {
       l.accepted = false;
       l.conditions.push_back(makeCondition(
           "Accepted", false, "UnsupportedProtocol",

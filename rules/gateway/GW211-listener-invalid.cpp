@@ -28,8 +28,21 @@ std::string supportedKinds(const graph::Listener& l) {
 // saying so once is enough.
 bool checkProtocol(Context& ctx, const graph::Listener& l) {
   const graph::Condition* accepted = findCondition(l.conditions, "Accepted");
-  if (!accepted || accepted->status != "False" || accepted->reason != "UnsupportedProtocol")
-    return false;
+  if (!accepted || accepted->status != "False") return false;
+  if (accepted->reason == "UnsupportedValue" &&
+      !l.gateway->profile->onlyTlsModesOf(l.protocol).empty()) {
+    // The protocol in a TLS mode the controller does not take it in.
+    yaml::NodeRef tls = l.node.get("tls");
+    reportListener(ctx, l,
+                   tls.get("mode") ? l.gateway->resource->locateField(tls, "mode")
+                                   : listenerField(l, "protocol"),
+                   listenerName(l) + " is not accepted (UnsupportedValue): " + accepted->message +
+                       ", so no route can attach to the listener (" + listenerTraits(l) +
+                       "); set tls.mode to " + l.gateway->profile->onlyTlsModesOf(l.protocol) +
+                       ", or use another protocol");
+    return true;
+  }
+  if (accepted->reason != "UnsupportedProtocol") return false;
   reportListener(ctx, l, listenerField(l, "protocol"),
                  listenerName(l) + " is not accepted (UnsupportedProtocol): " + accepted->message +
                      ", so no route can attach to the listener (" + listenerTraits(l) +
