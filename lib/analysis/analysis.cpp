@@ -173,7 +173,8 @@ Analysis analyzeUnit(const config::Config& config, const Inputs& inputs,
   policyOptions.jobs = inputs.jobs;
   policyOptions.schemaChannel = schemaChannel(config);
   a.policies = policy::simulate(a.store, a.topology, config, policyOptions);
-  a.linkerd = policy::linkerd::buildLinkerd(a.store, config.linkerd, inputs.jobs);
+  a.linkerd =
+      policy::linkerd::buildLinkerd(a.store, config.linkerd, a.topology.linkerd, inputs.jobs);
   return a;
 }
 
@@ -332,11 +333,10 @@ Run analyzeRun(config::Config config, const Inputs& given, const UnitChoice& cho
   const auto compiled = std::make_shared<schema::CompiledCrds>();
   // A file several units apply as it is is validated once, by the first.
   schema::SharedValidations sharedValidations;
-  schema::SharedValidations* shared =
-      input->units.units.size() > 1 ? &sharedValidations : nullptr;
+  schema::SharedValidations* shared = input->units.units.size() > 1 ? &sharedValidations : nullptr;
   for (units::Unit& unit : input->units.units)
-    run.units.push_back(analyzeUnit(config, inputs, run.input, unit, repositoryRoot, inputCrds,
-                                    compiled, shared));
+    run.units.push_back(
+        analyzeUnit(config, inputs, run.input, unit, repositoryRoot, inputCrds, compiled, shared));
   return run;
 }
 

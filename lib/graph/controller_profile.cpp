@@ -294,16 +294,12 @@ constexpr std::array<BackendKindSupport, 2> kNginxBackends{{
 
 // gateway_listener.go getAndValidateListenerSupportedKinds: HTTP and HTTPS (terminating) take
 // HTTPRoutes and GRPCRoutes; TLS only in Passthrough mode, TLSRoutes; TCP and UDP their routes.
-constexpr std::array<std::string_view, 2> kNginxHttpKinds{"HTTPRoute", "GRPCRoute"};
-constexpr std::array<std::string_view, 1> kNginxTlsKinds{"TLSRoute"};
-constexpr std::array<std::string_view, 1> kNginxTcpKinds{"TCPRoute"};
-constexpr std::array<std::string_view, 1> kNginxUdpKinds{"UDPRoute"};
 constexpr std::array<ListenerProtocolSupport, 5> kNginxProtocols{{
-    {"HTTP", "", kNginxHttpKinds, {}},
-    {"HTTPS", "Terminate", kNginxHttpKinds, {}},
-    {"TLS", "Passthrough", kNginxTlsKinds, {}},
-    {"TCP", "", kNginxTcpKinds, {}},
-    {"UDP", "", kNginxUdpKinds, {}},
+    {"HTTP", "", kHttpKinds, {}},
+    {"HTTPS", "Terminate", kHttpKinds, {}},
+    {"TLS", "Passthrough", kTlsPassthroughKinds, {}},
+    {"TCP", "", kTcpKinds, {}},
+    {"UDP", "", kUdpKinds, {}},
 }};
 
 // common_filter.go supportedHTTPFilterTypes and supportedGRPCFilterTypes: CORS and
@@ -356,13 +352,12 @@ constexpr std::array<KindName, 1> kKgatewayUnmodelledBackends{
 // translator/listener getSupportedRouteKindsForListener: HTTP and HTTPS take HTTPRoutes and
 // GRPCRoutes, TCP TCPRoutes, a terminating TLS listener TLSRoutes and TCPRoutes, a passthrough
 // one TLSRoutes; anything else (UDP) is UnsupportedProtocol.
-constexpr std::array<std::string_view, 2> kKgatewayTerminatedTlsKinds{"TLSRoute", "TCPRoute"};
 constexpr std::array<ListenerProtocolSupport, 5> kKgatewayProtocols{{
-    {"HTTP", "", kNginxHttpKinds, {}},
-    {"HTTPS", "", kNginxHttpKinds, {}},
-    {"TCP", "", kNginxTcpKinds, {}},
-    {"TLS", "Terminate", kKgatewayTerminatedTlsKinds, {}},
-    {"TLS", "Passthrough", kNginxTlsKinds, {}},
+    {"HTTP", "", kHttpKinds, {}},
+    {"HTTPS", "", kHttpKinds, {}},
+    {"TCP", "", kTcpKinds, {}},
+    {"TLS", "Terminate", kTlsTerminateKinds, {}},
+    {"TLS", "Passthrough", kTlsPassthroughKinds, {}},
 }};
 
 constexpr ControllerProfile makeKgateway() {

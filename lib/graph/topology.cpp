@@ -709,14 +709,14 @@ bool nginxProxyResolves(const model::Store& store, const Gateway& gateway) {
 // listener can forward to it (route.go, TLSRoute destinations); NGINX Gateway Fabric needs the
 // Gateway's NginxProxy to resolve an ExternalName Service's name (backend_refs.go
 // checkExternalNameValidForGateways).
-UnresolvedBackend listenerRefusal(const RouteParent& parent, const Route& route,
-                                  const model::Store& store) {
-  if (parent.profile->externalNameNeedsNginxResolver && parent.gateway &&
-      !nginxProxyResolves(store, *parent.gateway))
+UnresolvedBackend refusalForParent(const RouteParent& parent, const Route& route,
+                                   const model::Store& store) {
+  if (parent.profile->externalNameNeedsNginxResolver && parent.gateway)
     for (const RouteRule& rule : route.rules)
       for (const BackendRef& b : rule.backends)
         if (b.reason.empty() && b.target && b.group.empty() && b.kind == "Service" &&
-            b.target->spec().get("type").str() == "ExternalName")
+            b.target->spec().get("type").str() == "ExternalName" &&
+            !nginxProxyResolves(store, *parent.gateway))
           return {&b, "UnsupportedValue",
                   "Service " + b.namespace_ + "/" + b.name + " is of type ExternalName, which " +
                       std::string(parent.profile->name) +
@@ -738,13 +738,13 @@ void addResolvedRefs(RouteParent& parent, const Route& route, const model::Store
                      const ReferenceGrantIndex& grants) {
   if (parent.conditions.empty()) return;
   parent.unresolved = reportedUnresolved(route, contextOf(parent), store, grants);
-  parent.listenerRefusal = listenerRefusal(parent, route, store);
-  if (parent.listenerRefusal.backend) {
+  parent.parentRefusal = refusalForParent(parent, route, store);
+  if (parent.parentRefusal.backend) {
     if (parent.profile->unresolvedBackendChoice == UnresolvedBackendChoice::AllJoined) {
-      joinRefusal(parent.unresolved, parent.listenerRefusal);
+      joinRefusal(parent.unresolved, parent.parentRefusal);
     } else if (parent.unresolved.reason.empty() ||
                parent.profile->unresolvedBackendChoice == UnresolvedBackendChoice::Last) {
-      parent.unresolved = parent.listenerRefusal;  // Last: the parent's own refusal comes last
+      parent.unresolved = parent.parentRefusal;  // Last: the parent's own refusal comes last
     }
   }
   if (!parent.unresolved.reason.empty()) {
@@ -913,7 +913,7 @@ void chooseMeshProfile(Topology& topology, const model::Store& store,
     usesIstio = usesIstio || &profileForController(c->spec().get("controllerName").str()) == istio;
   usesIstio = usesIstio || istioInstalled(store);
   const ControllerProfile* chosen = usesIstio ? istio : nullptr;
-  if (!chosen && (options.linkerdDeclared || linkerdNamed(store, collectWorkloads(store))))
+  if (!chosen && topology.linkerd)
     for (const ControllerProfile* p : controllerProfiles())
       if (p->id == ControllerId::Linkerd) chosen = p;
   if (!chosen) return;
@@ -1051,6 +1051,7 @@ Topology buildTopology(const model::Store& store, const TopologyOptions& given) 
     set.resource = sets[i];
     buildListenerSet(set, topology.gateways, store, grants, options);
   }
+  topology.linkerd = options.linkerdDeclared || linkerdNamed(store, collectWorkloads(store));
   chooseMeshProfile(topology, store, options);
   // Routes in Store order: the indexed objects of each route kind (a duplicate is not
   // indexed), merged by their place in the Store.

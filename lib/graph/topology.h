@@ -211,7 +211,7 @@ struct RouteParent {
   // Gateway: a DynamicResolver Backend behind a TLS listener that terminates; NGINX Gateway
   // Fabric: an ExternalName Service behind a Gateway whose NginxProxy sets no DNS resolver);
   // it is part of `unresolved` too.
-  UnresolvedBackend listenerRefusal;
+  UnresolvedBackend parentRefusal;
   bool accepted() const;
 };
 
@@ -226,8 +226,8 @@ struct Route {
   // Whether `profile` resolved the backends for a mesh parent (the first simulated parent is a
   // Service or ServiceEntry).
   bool resolvedForMesh = false;
-  UnresolvedBackend reportedUnresolved;  // as `profile` reports it
-  std::optional<RouteProblem> invalidRule;      // set when no rule is valid: Accepted False
+  UnresolvedBackend reportedUnresolved;     // as `profile` reports it
+  std::optional<RouteProblem> invalidRule;  // set when no rule is valid: Accepted False
   // GAMMA: a route whose parent is a Service. Producer when in the Service's namespace.
   bool meshProducer(const RouteParent& parent) const;
 };
@@ -286,6 +286,9 @@ class Topology {
   std::vector<Gateway> gateways;  // in store order
   std::vector<Route> routes;      // in store order
   std::string meshControllerName;
+  // The cluster runs Linkerd: the config says so (`linkerd:`) or the input names it
+  // (linkerdNamed). Worked out once; the mesh profile and the Linkerd family read it.
+  bool linkerd = false;
   // The mesh controller's profile: Istio's when the input uses Istio (an Istio Gateway or
   // class, or networking.istio.io objects) and no mesh controller was named, else Linkerd's
   // when the input or the config names Linkerd, else generic.

@@ -79,7 +79,7 @@ void check(Context& ctx) {
     // Refusals of one parent's listeners, once per backendRef.
     std::vector<const graph::BackendRef*> seen;
     for (const graph::RouteParent& parent : route.parents) {
-      const graph::UnresolvedBackend& refusal = parent.listenerRefusal;
+      const graph::UnresolvedBackend& refusal = parent.parentRefusal;
       if (!refusal.backend || std::find(seen.begin(), seen.end(), refusal.backend) != seen.end())
         continue;
       seen.push_back(refusal.backend);

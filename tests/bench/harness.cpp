@@ -349,7 +349,8 @@ class Bench {
     // The mesh families' models, which analyze() builds after the policy stage and the LD and
     // Kuma rules read: timed within analyze() below, built here so the rules see them.
     analysis.kuma = graph::kuma::build(analysis.store, config_.kumaSystemNamespace);
-    analysis.linkerd = policy::linkerd::buildLinkerd(analysis.store, config_.linkerd, jobs);
+    analysis.linkerd = policy::linkerd::buildLinkerd(analysis.store, config_.linkerd,
+                                                     analysis.topology.linkerd, jobs);
 
     // The whole of analyze(), for the ratio: it is what the CLI runs.
     std::optional<analysis::Analysis> whole;
@@ -469,9 +470,10 @@ int main(int argc, char** argv) {
     for (const auto& [seconds, id] : one.slowestRules)
       std::printf(" %.*s %.1f ms;", static_cast<int>(id.size()), id.data(), seconds * 1e3);
     std::printf("\n");
-    std::printf("\nlint(jobs=1) / bare libyaml: %.2f wall, %.2f CPU (budget: wall at most 2.50; "
-                "instructions at most 1.80, measured with callgrind)\n",
-                one.total().wall / bare.wall, one.total().cpu / bare.cpu);
+    std::printf(
+        "\nlint(jobs=1) / bare libyaml: %.2f wall, %.2f CPU (budget: wall at most 2.50; "
+        "instructions at most 1.80, measured with callgrind)\n",
+        one.total().wall / bare.wall, one.total().cpu / bare.cpu);
     if (many) {
       std::printf("load speed-up, jobs=%u over jobs=1: %.2fx\n", o.jobs,
                   one.load.wall / many->load.wall);

@@ -369,8 +369,8 @@ std::optional<Authorization> Index::resolvePolicy(const model::Resource& r) {
                            "policy, so it authorizes nothing; add the authentication or fix the "
                            "reference",
              refused ? std::nullopt
-                     : std::optional<model::Missing>(model::Missing{
-                           std::string(kPolicyGroup), authKind, ns, name}));
+                     : std::optional<model::Missing>(
+                           model::Missing{std::string(kPolicyGroup), authKind, ns, name}));
       return std::nullopt;
     }
     a.sources.push_back(target);
@@ -697,8 +697,9 @@ WorkloadInbound Index::inbound(const graph::Workload& w) const {
     // The ports of the linkerd-proxy container the injector adds to every meshed pod: a
     // Server that names one selects meshed pods, whose proxy has it (the manifests do not).
     if (std::optional<std::int64_t> proxy = proxyPort(s.portName);
-        proxy && std::none_of(containerPorts.begin(), containerPorts.end(),
-                              [&](const graph::ContainerPort& c) { return c.name == s.portName; })) {
+        proxy &&
+        std::none_of(containerPorts.begin(), containerPorts.end(),
+                     [&](const graph::ContainerPort& c) { return c.name == s.portName; })) {
       graph::ContainerPort added;
       added.name = s.portName;
       added.number = *proxy;
@@ -837,16 +838,13 @@ std::vector<const ServerParent*> LinkerdModel::parentsOf(const model::Resource* 
 }
 
 LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettings& settings,
-                          unsigned jobs) {
+                          bool linkerdInUse, unsigned jobs) {
   LinkerdModel model;
   model.serverParents = serverParents(store);
   Index index(store, settings, model.serverParents);
   model.ignored = index.takeIgnored();
-  std::vector<graph::Workload> workloads = graph::collectWorkloads(store);
-  // Without Linkerd in the cluster, modelling every workload's inbound policy would be work
-  // for nothing (and a misleading `linkerd` section in `explain` for a Kuma or plain
-  // repository).
-  if (!settings.declared && !graph::linkerdNamed(store, workloads)) workloads.clear();
+  const std::vector<graph::Workload> workloads =
+      linkerdInUse ? graph::collectWorkloads(store) : std::vector<graph::Workload>();
   model.workloads.resize(workloads.size());
   // Each workload reads the index and writes only its own slot.
   model::parallelFor(

@@ -16,8 +16,8 @@
 #include "lib/config/config.h"
 #include "lib/graph/topology.h"
 #include "lib/graph/workloads.h"
-#include "lib/model/finding.h"
 #include "lib/model/cidr.h"
+#include "lib/model/finding.h"
 #include "lib/model/shared_list.h"
 #include "lib/model/store.h"
 
@@ -172,11 +172,12 @@ struct LinkerdModel {
 // HTTPRoute, GRPCRoute, TLSRoute and TCPRoute.
 bool isServerRouteKind(std::string_view group, std::string_view kind);
 
-// The inbound policy of every workload, and the Server parents of routes. A repository with
-// nothing of Linkerd (no `linkerd.io` object, no Linkerd label or annotation on a Namespace or
-// workload) gets no workload model: no pod there runs a Linkerd proxy.
+// The inbound policy of every workload, and the Server parents of routes. Without Linkerd in
+// the cluster (`linkerdInUse`, graph::Topology::linkerd: nothing in the input names it and the
+// config does not say so) no workload is modelled: no pod there runs a Linkerd proxy, and a
+// `linkerd` section in `explain` would mislead.
 LinkerdModel buildLinkerd(const model::Store& store, const config::LinkerdSettings& settings,
-                          unsigned jobs = 1);
+                          bool linkerdInUse, unsigned jobs = 1);
 
 // A problem converting a route, an authentication or a network: where and why.
 struct Problem {
